@@ -1,0 +1,150 @@
+"""toolscore: deterministic, offline tests for LLM tool-calling.
+
+Check that an agent calls the right tools, with the right arguments, in the right order::
+
+    import toolscore
+    result = toolscore.evaluate(expected=[{"tool": "search", "args": {"q": "x"}}], actual=calls)
+    assert result.score >= 0.9
+
+Importing this package is cheap: every public name is resolved on first use, and no plugin,
+``rich`` or ``click`` is imported until something needs it.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+from toolscore._markers import hookimpl
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from toolscore.assertions import (
+        ToolScoreAssertionError,
+        assert_tools,
+        cases,
+        test_agent,
+        test_agent_async,
+    )
+    from toolscore.capture import TraceCapture, capture_trace
+    from toolscore.diff import FixSuggestion
+    from toolscore.evaluation import evaluate, evaluate_trace
+    from toolscore.expect import Expectation, expect
+    from toolscore.integrations import (
+        auto_extract,
+        from_anthropic,
+        from_claude_agent_sdk,
+        from_crewai,
+        from_gemini,
+        from_langgraph,
+        from_openai,
+        from_openai_agents,
+        from_otel,
+        from_pydantic_ai,
+    )
+    from toolscore.loading import load_gold_standard, load_trace
+    from toolscore.matchers import ANY, Approx, Contains, IsType, Matcher, OneOf, Regex
+    from toolscore.model import ToolCall
+    from toolscore.result import EvaluationResult, letter_grade
+    from toolscore.snapshots import Snapshot, SnapshotStore, snapshot_check
+
+#: Public name -> module that defines it. Resolved lazily by ``__getattr__``.
+_LAZY: dict[str, str] = {
+    "evaluate": "toolscore.evaluation",
+    "evaluate_trace": "toolscore.evaluation",
+    "assert_tools": "toolscore.assertions",
+    "test_agent": "toolscore.assertions",
+    "test_agent_async": "toolscore.assertions",
+    "ToolScoreAssertionError": "toolscore.assertions",
+    "cases": "toolscore.assertions",
+    "expect": "toolscore.expect",
+    "Expectation": "toolscore.expect",
+    "ANY": "toolscore.matchers",
+    "Regex": "toolscore.matchers",
+    "Approx": "toolscore.matchers",
+    "Contains": "toolscore.matchers",
+    "OneOf": "toolscore.matchers",
+    "IsType": "toolscore.matchers",
+    "Matcher": "toolscore.matchers",
+    "auto_extract": "toolscore.integrations",
+    "from_openai": "toolscore.integrations",
+    "from_anthropic": "toolscore.integrations",
+    "from_gemini": "toolscore.integrations",
+    "from_langgraph": "toolscore.integrations",
+    "from_pydantic_ai": "toolscore.integrations",
+    "from_openai_agents": "toolscore.integrations",
+    "from_claude_agent_sdk": "toolscore.integrations",
+    "from_crewai": "toolscore.integrations",
+    "from_otel": "toolscore.integrations",
+    "JudgeConfig": "toolscore.integrations",
+    "Snapshot": "toolscore.snapshots",
+    "SnapshotStore": "toolscore.snapshots",
+    "snapshot_check": "toolscore.snapshots",
+    "TraceCapture": "toolscore.capture",
+    "capture_trace": "toolscore.capture",
+    "letter_grade": "toolscore.result",
+    "EvaluationResult": "toolscore.result",
+    "FixSuggestion": "toolscore.diff",
+    "load_gold_standard": "toolscore.loading",
+    "load_trace": "toolscore.loading",
+    "ToolCall": "toolscore.model",
+}
+
+__all__ = [
+    "ANY",
+    "Approx",
+    "Contains",
+    "EvaluationResult",
+    "Expectation",
+    "FixSuggestion",
+    "IsType",
+    "JudgeConfig",
+    "Matcher",
+    "OneOf",
+    "Regex",
+    "Snapshot",
+    "SnapshotStore",
+    "ToolCall",
+    "ToolScoreAssertionError",
+    "TraceCapture",
+    "__version__",
+    "assert_tools",
+    "auto_extract",
+    "capture_trace",
+    "cases",
+    "evaluate",
+    "evaluate_trace",
+    "expect",
+    "from_anthropic",
+    "from_claude_agent_sdk",
+    "from_crewai",
+    "from_gemini",
+    "from_langgraph",
+    "from_openai",
+    "from_openai_agents",
+    "from_otel",
+    "from_pydantic_ai",
+    "hookimpl",
+    "letter_grade",
+    "load_gold_standard",
+    "load_trace",
+    "snapshot_check",
+    "test_agent",
+    "test_agent_async",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        from toolscore._version import version
+
+        return version()
+    module_name = _LAZY.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'toolscore' has no attribute {name!r}")
+    value = getattr(import_module(module_name), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,0 +1,46 @@
+"""The exception hierarchy.
+
+Every error toolscore raises on purpose derives from :class:`ToolscoreError`, so callers can
+catch one type.  Errors that the reference product raised as builtin types (``ValueError``,
+``TypeError``) keep that base too, so existing ``except ValueError`` code still works.
+"""
+
+from __future__ import annotations
+
+
+class ToolscoreError(Exception):
+    """Base class for errors raised by toolscore itself."""
+
+
+class InputError(ToolscoreError, ValueError):
+    """A user-supplied file or value is not what was expected.
+
+    ``str(error)`` is one line: ``<file>: <json path>: <what was expected>``.
+    """
+
+    def __init__(self, message: str, *, source: str | None = None, path: str | None = None) -> None:
+        self.source = source
+        self.path = path
+        self.detail = message
+        parts = [p for p in (source, path) if p]
+        super().__init__(": ".join([*parts, message]))
+
+
+class MissingPluginError(ToolscoreError, LookupError):
+    """A feature is provided by a distribution that is not installed."""
+
+
+class PluginError(ToolscoreError):
+    """Base class for plugin loading and registration problems."""
+
+
+class PluginLoadError(PluginError):
+    """A plugin failed to import or register (raised only in strict mode)."""
+
+
+class PluginConflictError(PluginError):
+    """Two plugins registered the same name for the same kind of thing."""
+
+
+class PluginValidationError(PluginError):
+    """A registration hook returned something that is not a valid spec."""

@@ -1,0 +1,123 @@
+"""The data model: frozen value types shared by every part of toolscore.
+
+Expected ("gold") and actual ("trace") calls are both :class:`ToolCall`. On an expected call
+``args=None`` means "do not check arguments" and ``{}`` means "expect no arguments"; values may
+be matchers. On an actual call ``args=None`` reads as ``{}`` everywhere.
+
+These types are not meant to be subclassed; plugins carry their own data in ``metadata``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+__all__ = ["ToolCall", "call_from_dict", "calls_from_dicts"]
+
+_KNOWN_KEYS = frozenset(
+    {"tool", "args", "result", "error", "is_error", "duration", "cost", "timestamp", "id", "metadata"}
+)
+
+
+def _empty_metadata() -> dict[str, Any]:
+    return {}
+
+
+@attrs.frozen(eq=True, hash=False)
+class ToolCall:
+    """One tool call, expected or actual."""
+
+    #: The tool's name; never empty.
+    tool: str
+    #: Arguments; ``None`` on an expected call means "do not check".
+    args: Mapping[str, Any] | None = None
+    #: What the tool returned, when the trace recorded it.
+    result: Any = None
+    #: The error message, when the call failed with one.
+    error: str | None = None
+    #: Whether the call failed. A non-empty ``error`` always sets it.
+    is_error: bool = False
+    #: Wall time in seconds.
+    duration: float | None = None
+    #: Cost in USD.
+    cost: float | None = None
+    #: When the call started (seconds since the epoch), if known.
+    timestamp: float | None = None
+    #: The provider's call id, if any.
+    id: str | None = None
+    #: Anything else the source told: format, provider flags, side effects, description, ...
+    metadata: Mapping[str, Any] = attrs.field(factory=_empty_metadata)
+
+    def __attrs_post_init__(self) -> None:
+        if not self.tool:
+            raise ValueError("Tool name cannot be empty")
+
+    @property
+    def actual_args(self) -> Mapping[str, Any]:
+        """Arguments as an actual call reads them: ``None`` becomes ``{}``."""
+        return self.args if self.args is not None else {}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The plain-dict form: ``tool`` and ``args`` always, other fields when set."""
+        out: dict[str, Any] = {"tool": self.tool, "args": self.args}
+        for key in ("result", "error", "duration", "cost", "timestamp", "id"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        if self.is_error:
+            out["is_error"] = True
+        if self.metadata:
+            out["metadata"] = dict(self.metadata)
+        return out
+
+
+def call_from_dict(item: Any, index: int = 0) -> ToolCall:
+    """Build a :class:`ToolCall` from an ``evaluate()``-style dict.
+
+    Error semantics follow the reference: a bool ``error`` sets the flag; any other truthy
+    ``error`` becomes the message (``str()`` of it) and marks the call failed; a bool
+    ``is_error`` then overrides the flag, but a non-empty message always wins.
+    """
+    if not isinstance(item, Mapping):
+        raise ValueError(f"Item at index {index} is not a dict")
+    tool = item.get("tool")
+    if not tool:
+        raise ValueError(f"Item at index {index} is missing 'tool' key")
+    raw_meta = item.get("metadata")
+    metadata: dict[str, Any] = dict(raw_meta) if isinstance(raw_meta, Mapping) else {}
+    error_value = item.get("error")
+    message: str | None = None
+    flag = False
+    if isinstance(error_value, bool):
+        flag = error_value
+    elif error_value:
+        message = error_value if isinstance(error_value, str) else str(error_value)
+        flag = True
+    is_error_value = item.get("is_error")
+    if isinstance(is_error_value, bool):
+        flag = is_error_value
+    if message:
+        flag = True
+    call_id = item.get("id")
+    return ToolCall(
+        tool=str(tool),
+        args=item.get("args"),
+        result=item.get("result"),
+        error=message,
+        is_error=flag,
+        duration=item.get("duration"),
+        cost=item.get("cost"),
+        timestamp=item.get("timestamp"),
+        id=None if call_id is None else str(call_id),
+        metadata=metadata,
+    )
+
+
+def calls_from_dicts(items: Any) -> list[ToolCall]:
+    """Convert a list of call dicts (or ToolCalls) into ToolCalls, validating each item."""
+    out: list[ToolCall] = []
+    for index, item in enumerate(items):
+        out.append(item if isinstance(item, ToolCall) else call_from_dict(item, index))
+    return out

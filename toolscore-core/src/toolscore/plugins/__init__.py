@@ -1,0 +1,108 @@
+"""Building the plugin manager.
+
+:func:`create_plugin_manager` builds a fresh manager (tests, embedding); :func:`get_plugin_manager`
+returns the process-wide one that ``evaluate()`` and the CLI use, built lazily on first need.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from toolscore.plugins.loading import ENTRY_POINT_GROUP, allow_list_from_env, env_flag
+from toolscore.plugins.manager import ToolscorePluginManager
+from toolscore.plugins.records import PluginRecord
+
+__all__ = [
+    "DEFAULT_PLUGINS",
+    "ESSENTIAL_PLUGINS",
+    "PluginRecord",
+    "ToolscorePluginManager",
+    "create_plugin_manager",
+    "get_plugin_manager",
+    "reset_plugin_manager",
+]
+
+#: Core's own plugins, registered through the same ``register()`` path as any third party.
+DEFAULT_PLUGINS: tuple[str, ...] = (
+    "toolscore.builtin.detection",
+    "toolscore.builtin.canonical",
+    "toolscore.builtin.matchers",
+    "toolscore.metrics.invocation",
+    "toolscore.metrics.selection",
+    "toolscore.metrics.tool_correctness",
+    "toolscore.metrics.sequence",
+    "toolscore.metrics.trajectory",
+    "toolscore.metrics.arguments",
+    "toolscore.metrics.efficiency",
+    "toolscore.metrics.required_calls",
+    "toolscore.metrics.security",
+    "toolscore.metrics.policy",
+    "toolscore.metrics.trace_extras",
+    "toolscore.reporters.console",
+    "toolscore.reporters.json",
+    "toolscore.builtin.commands",
+)
+
+#: Built-ins that ``--disable-plugin`` cannot block: without them nothing evaluates.
+ESSENTIAL_PLUGINS: frozenset[str] = frozenset(
+    {"toolscore.builtin.detection", "toolscore.builtin.canonical", "toolscore.builtin.commands"}
+)
+
+
+def create_plugin_manager(
+    *,
+    load_entrypoints: bool = True,
+    group: str = ENTRY_POINT_GROUP,
+    disabled: tuple[str, ...] = (),
+    strict: bool | None = None,
+) -> ToolscorePluginManager:
+    """Build a fresh plugin manager: hookspecs, core's built-ins, then installed plugins.
+
+    Environment: ``TOOLSCORE_NO_PLUGINS=1`` keeps only built-ins; ``TOOLSCORE_LOAD_PLUGINS``
+    is an allow-list of distributions (``""`` = none); ``TOOLSCORE_STRICT_PLUGINS=1`` makes any
+    plugin failure an error; ``TOOLSCORE_TRACE_HOOKS=1`` traces hook calls to stderr.
+    """
+    pm = ToolscorePluginManager(
+        strict=env_flag("TOOLSCORE_STRICT_PLUGINS") if strict is None else strict
+    )
+    blocked_builtins = {d for d in disabled if d in DEFAULT_PLUGINS and d not in ESSENTIAL_PLUGINS}
+    for module_name in DEFAULT_PLUGINS:
+        if module_name not in blocked_builtins:
+            pm.register_builtin(module_name)
+    if load_entrypoints and not env_flag("TOOLSCORE_NO_PLUGINS"):
+        pm.load_entry_points(group, allow=allow_list_from_env(), blocked=disabled)
+    if env_flag("TOOLSCORE_TRACE_HOOKS"):
+        _trace_hooks(pm)
+    return pm
+
+
+def _trace_hooks(pm: ToolscorePluginManager) -> None:
+    def before(hook_name: str, impls: object, kwargs: object) -> None:
+        names = [getattr(i, "plugin_name", "?") for i in impls]  # type: ignore[attr-defined]
+        print(f"toolscore: hook {hook_name} -> {names} kwargs={kwargs!r}", file=sys.stderr)
+
+    def after(outcome: object, hook_name: str, impls: object, kwargs: object) -> None:
+        try:
+            result = outcome.get_result()  # type: ignore[attr-defined]
+        except BaseException as exc:  # noqa: BLE001 - only reporting it
+            result = f"raised {exc!r}"
+        print(f"toolscore: hook {hook_name} <- {result!r}", file=sys.stderr)
+
+    pm.add_hookcall_monitoring(before, after)
+
+
+_DEFAULT: ToolscorePluginManager | None = None
+
+
+def get_plugin_manager() -> ToolscorePluginManager:
+    """The process-wide manager used by ``evaluate()`` and friends, built on first use."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = create_plugin_manager()
+    return _DEFAULT
+
+
+def reset_plugin_manager(pm: ToolscorePluginManager | None = None) -> None:
+    """Replace (or drop, with ``None``) the process-wide manager; for tests and the CLI."""
+    global _DEFAULT
+    _DEFAULT = pm
