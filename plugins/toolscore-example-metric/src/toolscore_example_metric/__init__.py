@@ -1,0 +1,1 @@
+"""Example third-party toolscore plugin: a call-budget metric."""

@@ -1,0 +1,1 @@
+"""toolscore MCP: grade an MCP server (scenarios, lint, token cost) and record MCP sessions."""

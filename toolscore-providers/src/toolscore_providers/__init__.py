@@ -1,0 +1,1 @@
+"""toolscore providers: one extractor plugin per LLM provider or agent-framework format."""
