@@ -18,8 +18,29 @@ from toolscore._markers import hookspec
 if TYPE_CHECKING:
     import click
 
+    from toolscore.plugins.manager import ToolscorePluginManager
     from toolscore.result import EvaluationResult
     from toolscore.specs import ExtractorSpec, JudgeSpec, MatcherSpec, MetricSpec, ReporterSpec
+
+
+@hookspec(historic=True)
+def toolscore_add_hookspecs(plugin_manager: ToolscorePluginManager) -> None:
+    """Add a plugin's own hookspecs, so that other plugins can extend it in turn.
+
+    Called once for every plugin as it is registered (a historic hook: plugins registered
+    later are called too). toolscore-mcp uses it to add its lint-rule hook.
+
+    :param plugin_manager: The manager; call ``plugin_manager.add_hookspecs(module)``.
+
+    Example::
+
+        @toolscore.hookimpl
+        def toolscore_add_hookspecs(plugin_manager):
+            from toolscore_mcp import hookspecs
+            plugin_manager.add_hookspecs(hookspecs)
+
+    .. versionadded:: 0.1
+    """
 
 
 @hookspec

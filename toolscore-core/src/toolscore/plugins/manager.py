@@ -46,6 +46,7 @@ class ToolscorePluginManager(pluggy.PluginManager):
     def __init__(self, *, strict: bool = False) -> None:
         super().__init__(PROJECT_NAME)
         self.add_hookspecs(hookspecs)
+        self.hook.toolscore_add_hookspecs.call_historic(kwargs={"plugin_manager": self})
         self.strict = strict
         self._records: dict[str, PluginRecord] = {}
         self._registries: dict[str, Registry[Any]] = {}
