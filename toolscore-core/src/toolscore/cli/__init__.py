@@ -1,0 +1,109 @@
+"""The ``toolscore`` command line: a click group that finds plugin commands lazily.
+
+Built-in commands resolve from a table without touching entry points; plugin commands are
+collected through ``toolscore_register_commands`` the first time a name is not built in or the
+whole list is needed (``toolscore --help``). A plugin that fails to add its commands is recorded
+and never breaks the others.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from toolscore.builtin.commands import BUILTIN_COMMANDS, load_builtin_command
+from toolscore.cli.output import ExitCode, fail
+
+ROOT_HELP = "Toolscore: LLM Tool Usage Evaluation Package."
+
+
+class ToolscoreGroup(click.Group):
+    """A click group whose commands come from core's table and from plugins, both lazily."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._plugins_loaded = False
+
+    def _load_plugin_commands(self, ctx: click.Context) -> None:
+        if self._plugins_loaded:
+            return
+        self._plugins_loaded = True
+        pm = plugin_manager_for(ctx)
+        pm.register_commands(self)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = self.commands.get(cmd_name)
+        if command is not None:
+            return command
+        builtin = load_builtin_command(cmd_name)
+        if builtin is not None:
+            self.add_command(builtin, cmd_name)
+            return builtin
+        self._load_plugin_commands(ctx)
+        return self.commands.get(cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._load_plugin_commands(ctx)
+        return sorted(set(self.commands) | set(BUILTIN_COMMANDS))
+
+
+def plugin_manager_for(ctx: click.Context) -> Any:
+    """The plugin manager for this invocation, honouring ``--no-plugins``/``--disable-plugin``."""
+    root = ctx.find_root()
+    if isinstance(root.obj, dict) and "plugin_manager" in root.obj:
+        return root.obj["plugin_manager"]
+    import os
+
+    from toolscore.plugins import create_plugin_manager, reset_plugin_manager
+
+    params = root.params
+    if params.get("no_plugins"):
+        os.environ["TOOLSCORE_NO_PLUGINS"] = "1"
+    pm = create_plugin_manager(disabled=tuple(params.get("disable_plugin") or ()))
+    reset_plugin_manager(pm)
+    if not isinstance(root.obj, dict):
+        root.obj = {}
+    root.obj["plugin_manager"] = pm
+    return pm
+
+
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from toolscore._version import version
+
+    click.echo(f"toolscore, version {version()}")
+    ctx.exit()
+
+
+@click.group(cls=ToolscoreGroup, help=ROOT_HELP, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+    help="Show the version and exit.",
+)
+@click.option("--no-plugins", is_flag=True, help="Load only core's built-in plugins (also TOOLSCORE_NO_PLUGINS=1).")
+@click.option(
+    "--disable-plugin", multiple=True, metavar="NAME",
+    help="Do not load this plugin (entry-point or distribution name); repeatable.",
+)
+@click.pass_context
+def cli(ctx: click.Context, no_plugins: bool, disable_plugin: tuple[str, ...]) -> None:
+    ctx.ensure_object(dict)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point: run the CLI, turning unexpected errors into one line."""
+    try:
+        cli.main(args=argv, prog_name="toolscore", standalone_mode=True)
+    except Exception as exc:  # noqa: BLE001 - last line of defence against tracebacks
+        if "-v" in (argv or sys.argv) or "--verbose" in (argv or sys.argv):
+            raise
+        fail(
+            f"Unexpected error: {exc} (run with -v for the traceback; --no-plugins skips plugins)",
+            ExitCode.ERROR,
+        )
+
+
+__all__ = ["ToolscoreGroup", "cli", "main", "plugin_manager_for"]
