@@ -78,14 +78,26 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     ctx.exit()
 
 
-@click.group(cls=ToolscoreGroup, help=ROOT_HELP, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=ToolscoreGroup, help=ROOT_HELP, context_settings={"help_option_names": ["-h", "--help"]}
+)
 @click.option(
-    "--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
     help="Show the version and exit.",
 )
-@click.option("--no-plugins", is_flag=True, help="Load only core's built-in plugins (also TOOLSCORE_NO_PLUGINS=1).")
 @click.option(
-    "--disable-plugin", multiple=True, metavar="NAME",
+    "--no-plugins",
+    is_flag=True,
+    help="Load only core's built-in plugins (also TOOLSCORE_NO_PLUGINS=1).",
+)
+@click.option(
+    "--disable-plugin",
+    multiple=True,
+    metavar="NAME",
     help="Do not load this plugin (entry-point or distribution name); repeatable.",
 )
 @click.pass_context
@@ -97,7 +109,7 @@ def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: run the CLI, turning unexpected errors into one line."""
     try:
         cli.main(args=argv, prog_name="toolscore", standalone_mode=True)
-    except Exception as exc:  # noqa: BLE001 - last line of defence against tracebacks
+    except Exception as exc:
         if "-v" in (argv or sys.argv) or "--verbose" in (argv or sys.argv):
             raise
         fail(

@@ -84,7 +84,7 @@ def _trace_hooks(pm: ToolscorePluginManager) -> None:
     def after(outcome: object, hook_name: str, impls: object, kwargs: object) -> None:
         try:
             result = outcome.get_result()  # type: ignore[attr-defined]
-        except BaseException as exc:  # noqa: BLE001 - only reporting it
+        except BaseException as exc:
             result = f"raised {exc!r}"
         print(f"toolscore: hook {hook_name} <- {result!r}", file=sys.stderr)
 

@@ -22,7 +22,14 @@ from toolscore.errors import PluginConflictError, PluginLoadError
 from toolscore.plugins.loading import canonical_name, scan_entry_points
 from toolscore.plugins.records import PluginRecord
 from toolscore.plugins.registry import Registry, collect
-from toolscore.specs import SPEC_KINDS, ExtractorSpec, JudgeSpec, MatcherSpec, MetricSpec, ReporterSpec
+from toolscore.specs import (
+    SPEC_KINDS,
+    ExtractorSpec,
+    JudgeSpec,
+    MatcherSpec,
+    MetricSpec,
+    ReporterSpec,
+)
 
 SpecT = TypeVar("SpecT")
 
@@ -51,6 +58,7 @@ class ToolscorePluginManager(pluggy.PluginManager):
         self._records: dict[str, PluginRecord] = {}
         self._registries: dict[str, Registry[Any]] = {}
         self._failed_in_registry: dict[str, str] = {}
+        self._commands: dict[str, tuple[str, ...]] = {}
 
     # -- loading -----------------------------------------------------------------------------
 
@@ -85,7 +93,11 @@ class ToolscorePluginManager(pluggy.PluginManager):
             dist = ep.dist.name if ep.dist is not None else ""
             version = ep.dist.version if ep.dist is not None else ""
             base = PluginRecord(
-                name=ep.name, distribution=dist, version=version, status="disabled", entry_point=ep.value
+                name=ep.name,
+                distribution=dist,
+                version=version,
+                status="disabled",
+                entry_point=ep.value,
             )
             if allow is not None and canonical_name(dist) not in allow:
                 continue
@@ -107,7 +119,7 @@ class ToolscorePluginManager(pluggy.PluginManager):
             plugin = ep.load()
             self.register(plugin, name=ep.name)
             self.check_pending()
-        except Exception as exc:  # noqa: BLE001 - plugin code may raise anything
+        except Exception as exc:
             if plugin is not None and self.get_plugin(ep.name) is plugin:
                 self.unregister(name=ep.name)
             self._records.setdefault(
@@ -126,7 +138,9 @@ class ToolscorePluginManager(pluggy.PluginManager):
                 file=sys.stderr,
             )
             return
-        module = plugin if isinstance(plugin, ModuleType) else sys.modules.get(type(plugin).__module__)
+        module = (
+            plugin if isinstance(plugin, ModuleType) else sys.modules.get(type(plugin).__module__)
+        )
         self._records[ep.name] = PluginRecord(
             name=ep.name,
             distribution=base.distribution,
@@ -191,9 +205,12 @@ class ToolscorePluginManager(pluggy.PluginManager):
         """Let every plugin add CLI commands; returns ``{plugin: error}`` for those that failed."""
         failures: dict[str, str] = {}
         for impl in reversed(self.hook.toolscore_register_commands.get_hookimpls()):
+            before = set(getattr(cli, "commands", {}))
             try:
                 impl.function(cli)
-            except Exception as exc:  # noqa: BLE001 - plugin code may raise anything
+                added = set(getattr(cli, "commands", {})) - before
+                self._commands[impl.plugin_name] = tuple(sorted(added))
+            except Exception as exc:
                 failures[impl.plugin_name] = _first_line(exc)
                 self._failed_in_registry[impl.plugin_name] = _first_line(exc)
                 if self.strict:
@@ -217,6 +234,8 @@ class ToolscorePluginManager(pluggy.PluginManager):
                 for kind, registry in registries.items()
                 if (names := registry.provided_by(record.name))
             }
+            if self._commands.get(record.name):
+                provides["commands"] = self._commands[record.name]
             error = self._failed_in_registry.get(record.name)
             if error and record.status in ("active", "builtin"):
                 record = attrs.evolve(record, status="failed", error=error)
@@ -226,5 +245,3 @@ class ToolscorePluginManager(pluggy.PluginManager):
 
 def _bind(function: Callable[..., Any]) -> Callable[[], Any]:
     return lambda: function()
-
-

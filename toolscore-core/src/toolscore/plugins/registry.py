@@ -70,7 +70,7 @@ def collect(
                         f"toolscore_register_{kind} returned {type(spec).__name__}, "
                         f"expected {spec_type.__name__}"
                     )
-        except Exception as exc:  # noqa: BLE001 - plugin code may raise anything
+        except Exception as exc:
             registry.problems.append(RegistryProblem(plugin, exc, traceback.format_exc()))
             continue
         for spec in produced:

@@ -1,0 +1,163 @@
+"""Entry-point loading with fake distributions: broken plugins never take the host down."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from toolscore.errors import PluginLoadError
+from toolscore.plugins import create_plugin_manager
+from toolscore.plugins.manager import ToolscorePluginManager
+
+GROUP = "toolscore_testing"
+
+
+def load(**kwargs: object) -> ToolscorePluginManager:
+    pm = ToolscorePluginManager(strict=bool(kwargs.pop("strict", False)))
+    pm.load_entry_points(GROUP, **kwargs)  # type: ignore[arg-type]
+    return pm
+
+
+def by_name(pm: ToolscorePluginManager) -> dict[str, object]:
+    return {r.name: r for r in pm.records()}
+
+
+def test_good_plugin_is_active_with_distribution_version_and_what_it_provides() -> None:
+    records = by_name(load())
+    good = records["fake_good"]
+    assert good.status == "active"
+    assert good.distribution == "toolscore_fake_good"
+    assert good.version == "1.2.3"
+    assert good.provides["metrics"] == ("fake_call_count",)
+    assert good.location.endswith("fake_good_plugin.py")
+    assert "toolscore_register_metrics" in good.hooks
+
+
+def test_import_error_is_recorded_as_failed_with_its_message(capsys: pytest.CaptureFixture[str]) -> None:
+    records = by_name(load())
+    failed = records["fake_import_error"]
+    assert failed.status == "failed"
+    assert "fake_import_error needs a library that is not installed" in failed.error
+    assert "ImportError" in failed.traceback
+    assert "failed to load" in capsys.readouterr().err
+
+
+def test_wrong_signature_and_unknown_hook_fail_only_that_plugin() -> None:
+    pm = load()
+    records = by_name(pm)
+    assert records["fake_bad_signature"].status == "failed"
+    assert "no_such_argument" in records["fake_bad_signature"].error
+    assert records["fake_unknown_hook"].status == "failed"
+    assert "toolscore_register_metricz" in records["fake_unknown_hook"].error
+    assert not pm.has_plugin("fake_bad_signature")
+    assert not pm.has_plugin("fake_unknown_hook")
+    assert "fake_call_count" in pm.get_metrics()
+
+
+def test_registration_hook_that_raises_marks_plugin_failed_and_keeps_others() -> None:
+    pm = load()
+    metrics = pm.get_metrics()
+    assert "fake_call_count" in metrics
+    records = by_name(pm)
+    assert records["fake_register_raises"].status == "failed"
+    assert "metric registry exploded" in records["fake_register_raises"].error
+
+
+def test_duplicate_names_are_an_error_naming_both_distributions() -> None:
+    pm = load()
+    metrics = pm.get_metrics()
+    assert metrics["dup_metric"].summary == "from dup a"  # sorted order: the first one keeps it
+    loser = by_name(pm)["fake_dup_b"]
+    assert loser.status == "failed"
+    assert "toolscore_fake_dup_a" in loser.error
+    assert "toolscore_fake_dup_b" in loser.error
+    assert "dup_metric" in loser.error
+
+
+def test_strict_mode_raises_on_the_first_failure() -> None:
+    with pytest.raises(PluginLoadError, match="fake_bad_signature|fake_import_error"):
+        load(strict=True, allow=frozenset({"toolscore-fake-import-error", "toolscore-fake-bad-signature"}))
+
+
+def test_strict_mode_raises_on_name_conflicts() -> None:
+    pm = load(strict=True, allow=frozenset({"toolscore-fake-dup-a", "toolscore-fake-dup-b"}))
+    with pytest.raises(PluginLoadError, match="toolscore_fake_dup_a.*toolscore_fake_dup_b"):
+        pm.get_metrics()
+
+
+def test_allow_list_filters_before_import(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TOOLSCORE_FAKE_BLOCKED_IMPORTED", raising=False)
+    pm = load(allow=frozenset({"toolscore-fake-good"}))
+    assert [r.name for r in pm.records()] == ["fake_good"]
+    assert "TOOLSCORE_FAKE_BLOCKED_IMPORTED" not in os.environ
+
+
+def test_blocked_plugin_is_listed_disabled_and_never_imported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TOOLSCORE_FAKE_BLOCKED_IMPORTED", raising=False)
+    records = by_name(load(blocked=["fake_blocked"]))
+    assert records["fake_blocked"].status == "disabled"
+    assert "TOOLSCORE_FAKE_BLOCKED_IMPORTED" not in os.environ
+    # blocking by distribution name works too
+    records = by_name(load(blocked=["toolscore-fake-blocked"]))
+    assert records["fake_blocked"].status == "disabled"
+
+
+def test_env_allow_list_empty_means_no_plugins(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOOLSCORE_LOAD_PLUGINS", "")
+    pm = create_plugin_manager(group=GROUP)
+    assert all(r.builtin for r in pm.records())
+
+
+def test_env_allow_list_names_distributions(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOOLSCORE_LOAD_PLUGINS", "toolscore-fake-good")
+    pm = create_plugin_manager(group=GROUP)
+    assert [r.name for r in pm.records() if not r.builtin] == ["fake_good"]
+
+
+def test_no_plugins_env_keeps_builtins_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOOLSCORE_NO_PLUGINS", "1")
+    pm = create_plugin_manager(group=GROUP)
+    records = pm.records()
+    assert records and all(r.builtin for r in records)
+    assert "selection_accuracy" in pm.get_metrics()
+
+
+def test_strict_env_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOOLSCORE_STRICT_PLUGINS", "1")
+    monkeypatch.setenv("TOOLSCORE_LOAD_PLUGINS", "toolscore-fake-import-error")
+    with pytest.raises(PluginLoadError, match="fake_import_error"):
+        create_plugin_manager(group=GROUP)
+
+
+def test_trace_hooks_prints_hook_calls(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("TOOLSCORE_TRACE_HOOKS", "1")
+    pm = create_plugin_manager(load_entrypoints=False)
+    pm.detect_format([{"tool": "x"}])
+    assert "toolscore_detect_format" in capsys.readouterr().err
+
+
+def test_failed_plugins_do_not_break_evaluate() -> None:
+    from toolscore.evaluation import evaluate
+
+    pm = create_plugin_manager(group=GROUP)
+    result = evaluate([{"tool": "a"}], [{"tool": "a"}, {"tool": "b"}], plugin_manager=pm)
+    assert result.metrics["fake_call_count"] == 2
+    assert result.selection_accuracy == 0.5
+
+
+def test_builtins_register_through_the_same_path() -> None:
+    pm = create_plugin_manager(load_entrypoints=False)
+    records = pm.records()
+    assert all(r.status == "builtin" and r.distribution == "toolscore-core" for r in records)
+    owners = {name for r in records for name in r.provides.get("metrics", ())}
+    assert {"selection_accuracy", "argument_metrics", "sequence_metrics"} <= owners
+
+
+def test_disabling_a_builtin_metric_removes_it_but_essentials_stay() -> None:
+    pm = create_plugin_manager(
+        load_entrypoints=False,
+        disabled=("toolscore.metrics.security", "toolscore.builtin.canonical"),
+    )
+    assert "security_metrics" not in pm.get_metrics()
+    assert pm.has_plugin("toolscore.builtin.canonical")

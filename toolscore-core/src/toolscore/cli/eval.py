@@ -1,0 +1,247 @@
+"""``toolscore eval GOLD TRACE``: score a trace file against a gold file.
+
+Exit codes: 0 success; 1 a handled error (missing file, invalid data), ``--fail-under`` not met,
+or ``--fail-on-violations`` with violations; 2 usage errors.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from toolscore.cli.options import Threshold, ThresholdType, WeightType
+from toolscore.cli.output import ExitCode, fail
+
+_REPORT_OPTIONS = (
+    ("html", "HTML"),
+    ("csv", "CSV"),
+    ("markdown", "Markdown"),
+    ("junit", "JUnit XML"),
+)
+
+
+@click.command(name="eval")
+@click.argument("gold_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("trace_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "-f",
+    "--format",
+    "trace_format",
+    default="auto",
+    show_default=True,
+    help="Trace format (auto, openai, anthropic, gemini, mcp, langchain, otel, custom, ...).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("toolscore.json"),
+    show_default=True,
+    help="JSON report path (always written).",
+)
+@click.option(
+    "--html", type=click.Path(dir_okay=False, path_type=Path), help="Also write an HTML report."
+)
+@click.option(
+    "--csv", type=click.Path(dir_okay=False, path_type=Path), help="Also write a CSV report."
+)
+@click.option(
+    "--markdown",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write a Markdown report.",
+)
+@click.option(
+    "--junit",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write a JUnit XML report.",
+)
+@click.option("--no-side-effects", is_flag=True, help="Skip side-effect validation.")
+@click.option(
+    "--llm-judge", is_flag=True, help="Add an LLM judge's semantic score (needs toolscore-judge)."
+)
+@click.option("--llm-model", default="gpt-4o-mini", show_default=True, help="Judge model.")
+@click.option(
+    "--llm-provider",
+    type=click.Choice(["openai", "anthropic", "gemini", "openai_compatible"]),
+    default=None,
+    help="Judge provider (inferred from the model by default).",
+)
+@click.option(
+    "--llm-base-url", default=None, help="OpenAI-compatible endpoint (Ollama, vLLM, Groq, ...)."
+)
+@click.option(
+    "--llm-cache", default=None, metavar="DIR|off", help="Judge verdict cache folder, or 'off'."
+)
+@click.option(
+    "--save-baseline",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a baseline file.",
+)
+@click.option(
+    "--forbidden",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="JSON file of forbidden-call rules.",
+)
+@click.option(
+    "--weight",
+    "weights",
+    type=WeightType(),
+    multiple=True,
+    help="Override a score weight, e.g. --weight argument_f1=0.5 (repeatable).",
+)
+@click.option(
+    "--fail-on-violations",
+    is_flag=True,
+    help="Exit 1 when forbidden calls or credentials are found.",
+)
+@click.option(
+    "--fail-under",
+    type=ThresholdType(),
+    default=None,
+    help="Exit 1 when the score (0.85 or 85%) or grade (A-F) is below this.",
+)
+@click.option(
+    "-v", "--verbose", is_flag=True, help="Detailed metrics; tracebacks on unexpected errors."
+)
+@click.pass_context
+def command(
+    ctx: click.Context,
+    gold_file: Path,
+    trace_file: Path,
+    trace_format: str,
+    output: Path,
+    html: Path | None,
+    csv: Path | None,
+    markdown: Path | None,
+    junit: Path | None,
+    no_side_effects: bool,
+    llm_judge: bool,
+    llm_model: str,
+    llm_provider: str | None,
+    llm_base_url: str | None,
+    llm_cache: str | None,
+    save_baseline: Path | None,
+    forbidden: Path | None,
+    weights: tuple[tuple[str, float], ...],
+    fail_on_violations: bool,
+    fail_under: Threshold | None,
+    verbose: bool,
+) -> None:
+    """Evaluate an agent trace against gold standard."""
+    from toolscore.cli import plugin_manager_for
+    from toolscore.cli.output import stdout_console
+
+    pm = plugin_manager_for(ctx)
+    console = stdout_console()
+    extra_reports = {
+        name: path
+        for (name, _), path in zip(_REPORT_OPTIONS, (html, csv, markdown, junit))
+        if path is not None
+    }
+    try:
+        if verbose:
+            console.print(f"> Loading gold standard from: {gold_file}", markup=False)
+            console.print(f"> Loading trace from: {trace_file}", markup=False)
+            console.print(f"> Format: {trace_format}", markup=False)
+        result = _evaluate(
+            pm,
+            gold_file,
+            trace_file,
+            trace_format,
+            no_side_effects,
+            forbidden,
+            dict(weights) or None,
+            _judge_option(llm_judge, llm_model, llm_provider, llm_base_url, llm_cache),
+        )
+        _write_reports(pm, result, output, extra_reports)
+        if verbose:
+            console.print(f"> JSON report saved to: {output}", markup=False)
+        _print_summary(result, console, verbose)
+        if save_baseline is not None:
+            from toolscore.baseline import save_baseline as write_baseline
+
+            write_baseline(result, save_baseline, gold_file)
+            console.print(f"> Baseline: {save_baseline}", markup=False)
+    except FileNotFoundError as exc:
+        fail(f"File not found: {exc}")
+    except ValueError as exc:
+        fail(f"Invalid data: {exc}")
+    except Exception as exc:
+        if verbose:
+            raise
+        fail(f"Unexpected error: {exc} (run with -v for the traceback; --no-plugins skips plugins)")
+    console.print(f"> JSON report: {output}", markup=False)
+    for name, label in _REPORT_OPTIONS:
+        if name in extra_reports:
+            console.print(f"> {label} report: {extra_reports[name]}", markup=False)
+    console.print()
+    _gates(result, fail_on_violations, fail_under)
+
+
+def _judge_option(
+    enabled: bool, model: str, provider: str | None, base_url: str | None, cache: str | None
+) -> Any:
+    if not enabled:
+        return False
+    try:
+        from toolscore.judging import judge_from_cli_options
+    except ImportError:
+        return model
+    return judge_from_cli_options(True, model, provider, base_url, cache)
+
+
+def _evaluate(
+    pm: Any,
+    gold_file: Path,
+    trace_file: Path,
+    trace_format: str,
+    no_side_effects: bool,
+    forbidden: Path | None,
+    weights: dict[str, float] | None,
+    judge: Any,
+) -> Any:
+    from toolscore.evaluation import evaluate_trace
+
+    rules = None
+    if forbidden is not None:
+        from toolscore.metrics.policy import load_forbidden_rules
+
+        rules = load_forbidden_rules(forbidden)
+    return evaluate_trace(
+        gold_file,
+        trace_file,
+        format=trace_format,
+        validate_side_effects=not no_side_effects,
+        judge=judge,
+        forbidden=rules,
+        weights=weights,
+        plugin_manager=pm,
+    )
+
+
+def _write_reports(pm: Any, result: Any, output: Path, extra: dict[str, Path]) -> None:
+    from toolscore.reporters import write_reports
+
+    write_reports(result, {"json": output, **extra}, plugin_manager=pm)
+
+
+def _print_summary(result: Any, console: Any, verbose: bool) -> None:
+    from toolscore.reporters.console import print_evaluation_summary
+
+    print_evaluation_summary(result, console, verbose=verbose)
+
+
+def _gates(result: Any, fail_on_violations: bool, fail_under: Threshold | None) -> None:
+    if fail_on_violations:
+        secrets = result.metrics.get("security_metrics", {}).get("secret_count", 0)
+        count = len(result.policy_violations) + int(secrets)
+        if count > 0:
+            fail(f"{count} forbidden call(s) or credential(s) found (--fail-on-violations)")
+    if fail_under is not None:
+        message = fail_under.failed_by(result.score, result.grade)
+        if message is not None:
+            click.echo(message, err=True)
+            sys.exit(int(ExitCode.ERROR))
