@@ -1,0 +1,155 @@
+"""Developer and CI sessions.
+
+``uv run nox`` runs the default set: each distribution's tests with only that distribution (and
+core) installed, the integration suite with everything plus ``plugins/*``, lint and typecheck.
+Extra sessions: ``providers_sdk`` (extractors against the real provider SDKs), ``mcp_real``
+(third-party MCP servers from PyPI and npm), ``bench`` (benchmarks against the reference).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nox
+
+nox.options.default_venv_backend = "uv"
+nox.options.reuse_existing_virtualenvs = True
+nox.options.sessions = ["tests", "integration", "lint", "typecheck"]
+
+ROOT = Path(__file__).parent
+TEST_DEPS = ("pytest>=8", "hypothesis>=6.100", "pytest-xdist>=3.5")
+
+#: distribution folder -> its test folders (run with only that distribution and core installed).
+PACKAGES: dict[str, tuple[str, ...]] = {
+    "toolscore-core": ("tests/core", "tests/reports"),
+    "toolscore-providers": ("tests/providers",),
+    "toolscore-mcp": ("tests/mcp",),
+    "toolscore-pytest": ("tests/pytest_plugin",),
+    "toolscore-judge": ("tests/judge",),
+}
+EXAMPLE_PLUGINS = tuple(
+    sorted(str(p.parent.relative_to(ROOT)) for p in ROOT.glob("plugins/*/pyproject.toml"))
+)
+
+
+def _editable(*paths: str) -> list[str]:
+    return [arg for path in paths for arg in ("-e", f"./{path}")]
+
+
+def _existing(paths: tuple[str, ...]) -> list[str]:
+    return [p for p in paths if (ROOT / p).is_dir()]
+
+
+@nox.session
+@nox.parametrize("package", list(PACKAGES))
+def tests(session: nox.Session, package: str) -> None:
+    """One distribution's tests, with only it and toolscore-core installed."""
+    paths = dict.fromkeys(("toolscore-core", package))
+    session.install(*_editable(*paths), *TEST_DEPS)
+    targets = _existing(PACKAGES[package])
+    if not targets:
+        session.skip(f"no tests for {package} yet")
+    session.run("pytest", *targets, "-q", *session.posargs)
+
+
+@nox.session
+def integration(session: nox.Session) -> None:
+    """Everything installed plus the example plugins: entry points, plugins list, every --help."""
+    session.install(*_editable(*PACKAGES, *EXAMPLE_PLUGINS), *TEST_DEPS)
+    targets = _existing(
+        ("tests/integration", "tests/docs", *(f"{p}/tests" for p in EXAMPLE_PLUGINS))
+    )
+    session.run("pytest", *targets, "-q", *session.posargs)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff check and ruff format --check over the whole tree."""
+    session.install("ruff>=0.6")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+
+
+@nox.session
+def typecheck(session: nox.Session) -> None:
+    """mypy --strict on every first-party package."""
+    session.install(*_editable(*PACKAGES), "mypy>=1.10", "pytest>=8", "hypothesis>=6.100")
+    session.run("mypy")
+
+
+@nox.session(name="providers_sdk")
+def providers_sdk(session: nox.Session) -> None:
+    """Extractors against objects built by the real provider SDKs."""
+    session.install(
+        *_editable("toolscore-core", "toolscore-providers"),
+        *TEST_DEPS,
+        "openai",
+        "anthropic",
+        "google-genai",
+        "langchain-core",
+        "langgraph",
+        "pydantic-ai-slim",
+        "openai-agents",
+        "claude-agent-sdk",
+        "opentelemetry-sdk",
+    )
+    session.run("pytest", "tests/providers", "-m", "sdk", "-q", *session.posargs)
+
+
+@nox.session(name="mcp_real")
+def mcp_real(session: nox.Session) -> None:
+    """The scorecard and lint against real third-party MCP servers (PyPI and npm)."""
+    session.install(
+        *_editable("toolscore-core", "toolscore-mcp"),
+        *TEST_DEPS,
+        "mcp-server-time",
+        "mcp-server-fetch",
+    )
+    npm_prefix = ROOT / ".nox" / "npm"
+    session.run(
+        "npm",
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--prefix",
+        str(npm_prefix),
+        "@modelcontextprotocol/server-everything",
+        external=True,
+    )
+    session.run(
+        "pytest",
+        "tests/mcp",
+        "-m",
+        "realservers",
+        "-q",
+        *session.posargs,
+        env={"TOOLSCORE_NPM_PREFIX": str(npm_prefix)},
+    )
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Benchmarks side by side with the reference tool-scorer 1.10.0 (in its own venv)."""
+    session.install(*_editable(*PACKAGES))
+    reference = _reference_python(session)
+    for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
+        session.run("python", str(script), env={"TOOLSCORE_REFERENCE_PYTHON": reference})
+
+
+def _reference_python(session: nox.Session) -> str:
+    """Create (once) a venv with the reference product and return its interpreter."""
+    venv = ROOT / ".nox" / "reference"
+    python = venv / "bin" / "python"
+    if not python.exists():
+        session.run("uv", "venv", "--quiet", str(venv), external=True)
+        session.run(
+            "uv",
+            "pip",
+            "install",
+            "--quiet",
+            "--python",
+            str(python),
+            "tool-scorer==1.10.0",
+            external=True,
+        )
+    return str(python)
