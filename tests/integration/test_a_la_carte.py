@@ -46,7 +46,8 @@ def test_core_alone_evaluates_plain_lists_and_names_the_missing_distribution(tmp
     assert "No plugins installed" in listing.stdout
     missing = subprocess.run([venv / "bin" / "toolscore", "mcp", "--help"], capture_output=True, text=True)
     assert missing.returncode == 2
-    assert "No such command 'mcp'" in missing.stderr
+    assert "provided by the toolscore-mcp distribution" in missing.stderr
+    assert "pip install toolscore-mcp" in missing.stderr
 
 
 def test_core_plus_mcp_gives_the_mcp_commands(tmp_path: Path) -> None:

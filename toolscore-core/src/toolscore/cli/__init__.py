@@ -18,6 +18,16 @@ from toolscore.cli.output import ExitCode, fail
 
 ROOT_HELP = "Toolscore: LLM Tool Usage Evaluation Package."
 
+#: Commands that first-party distributions provide, for a helpful error when one is missing.
+COMMAND_DISTRIBUTIONS: dict[str, str] = {
+    "mcp": "toolscore-mcp",
+    "demo": "toolscore-mcp",
+    "approve": "toolscore-pytest",
+    "snapshots": "toolscore-pytest",
+    "record": "toolscore-pytest",
+    "init": "toolscore-pytest",
+}
+
 
 class ToolscoreGroup(click.Group):
     """A click group whose commands come from core's table and from plugins, both lazily."""
@@ -43,6 +53,18 @@ class ToolscoreGroup(click.Group):
             return builtin
         self._load_plugin_commands(ctx)
         return self.commands.get(cmd_name)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if name in COMMAND_DISTRIBUTIONS and self.get_command(ctx, name) is None:
+            distribution = COMMAND_DISTRIBUTIONS[name]
+            ctx.fail(
+                f"'toolscore {name}' is provided by the {distribution} distribution, which is not "
+                f"installed (or was disabled): pip install {distribution}"
+            )
+        return super().resolve_command(ctx, args)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         self._load_plugin_commands(ctx)
