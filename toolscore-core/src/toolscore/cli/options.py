@@ -10,7 +10,7 @@ import click
 GRADES = ("A", "B", "C", "D", "F")
 
 
-class WeightType(click.ParamType):
+class WeightType(click.ParamType):  # type: ignore[type-arg]  # generic only in click>=8.5
     """``NAME=VALUE`` with a float value."""
 
     name = "NAME=VALUE"
@@ -55,7 +55,7 @@ class Threshold:
         return None
 
 
-class ThresholdType(click.ParamType):
+class ThresholdType(click.ParamType):  # type: ignore[type-arg]
     name = "SCORE|GRADE"
 
     def convert(

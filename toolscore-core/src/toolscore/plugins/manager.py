@@ -226,7 +226,9 @@ class ToolscorePluginManager(pluggy.PluginManager):
 
     def records(self) -> list[PluginRecord]:
         """Every plugin seen, with what it provides; registries are built if needed."""
-        registries = {kind: self._registry(kind, spec) for kind, spec in SPEC_KINDS.items()}
+        registries: dict[str, Registry[Any]] = {
+            kind: self._registry(kind, spec) for kind, spec in SPEC_KINDS.items()
+        }
         out: list[PluginRecord] = []
         for record in self._records.values():
             provides = {

@@ -74,7 +74,7 @@ def collect(
             registry.problems.append(RegistryProblem(plugin, exc, traceback.format_exc()))
             continue
         for spec in produced:
-            name: str = spec.name  # type: ignore[attr-defined]
+            name: str = spec.name
             owner = registry.owners.get(name)
             if owner is not None and owner != plugin:
                 registry.problems.append(
