@@ -1,0 +1,254 @@
+"""Reading gold and trace files into :class:`~toolscore.model.ToolCall` lists.
+
+Every problem with a file is one line that names the file, where in it, and what was expected
+(``gold.json: $[3].tool: expected a non-empty tool name, got nothing``); nothing here lets a
+traceback reach the user. The reference product's messages are kept where it had one
+(``Trace file not found: <path>``, ``Unsupported format: X``), and its exception types still
+match: a missing file is a ``FileNotFoundError``, everything else a ``ValueError``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from os import PathLike
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from toolscore.errors import InputError, MissingPluginError
+from toolscore.model import ToolCall
+
+if TYPE_CHECKING:
+    from toolscore.plugins.manager import ToolscorePluginManager
+    from toolscore.plugins.registry import Registry
+    from toolscore.specs import ExtractorSpec
+
+__all__ = [
+    "InputFileNotFoundError",
+    "InvalidJSONError",
+    "detect_trace_format",
+    "load_gold_standard",
+    "load_trace",
+    "read_json",
+    "resolve_format",
+]
+
+StrPath = str | PathLike[str]
+
+#: Keys of a gold item that are read into the expected call itself.
+_GOLD_FIELDS = frozenset({"tool", "args", "side_effects", "description", "schema", "metadata"})
+
+
+class InputFileNotFoundError(InputError, FileNotFoundError):
+    """A file that was named does not exist (both an InputError and a FileNotFoundError)."""
+
+    def __init__(self, message: str, *, source: str) -> None:
+        super().__init__(message)
+        self.source = source
+
+
+class InvalidJSONError(InputError):
+    """A file is not valid JSON; ``lineno`` and ``colno`` say where (``file:3:5: ...``)."""
+
+    def __init__(self, message: str, *, source: str, lineno: int, colno: int) -> None:
+        super().__init__(message, source=f"{source}:{lineno}:{colno}")
+        self.source = source
+        self.lineno = lineno
+        self.colno = colno
+
+
+def read_json(path: StrPath, *, what: str = "File") -> Any:
+    """Decode one JSON file; any problem is a one-line :class:`InputError` naming the file.
+
+    ``what`` starts the not-found message (``"Trace file"`` -> ``Trace file not found: p``).
+    """
+    name = str(path)
+    file = Path(path)
+    if not file.exists():
+        raise InputFileNotFoundError(f"{what} not found: {name}", source=name)
+    try:
+        text = file.read_text(encoding="utf-8-sig")
+    except IsADirectoryError:
+        raise InputError("expected a JSON file, got a directory", source=name) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"expected UTF-8 JSON text, got undecodable byte at offset {exc.start}", source=name
+        ) from None
+    except OSError as exc:
+        raise InputError(f"cannot read the file: {exc.strerror or exc}", source=name) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidJSONError(
+            f"invalid JSON: {exc.msg}", source=name, lineno=exc.lineno, colno=exc.colno
+        ) from None
+    except RecursionError:
+        raise InputError("invalid JSON: nested too deeply", source=name) from None
+
+
+# -- gold ------------------------------------------------------------------------------------
+
+
+def load_gold_standard(
+    path: StrPath, *, plugin_manager: ToolscorePluginManager | None = None
+) -> list[ToolCall]:
+    """Load the expected calls from a gold file (SPEC §3.1, with the §9.1 fix 4).
+
+    The file is a JSON array of calls, or an object with a ``"calls"`` array (a snapshot file
+    works as a gold file). Every call needs a non-empty ``tool``. ``args`` is kept as written
+    (absent or null: do not check; ``{}``: expect none), with the JSON matcher forms
+    (``{"$regex": ...}`` as a full match, ``$contains``, ``$one_of``, ``$any``, ``$approx``,
+    ``$type``) turned into matchers. ``side_effects`` (default ``{}``), ``description``,
+    ``schema`` (also read from ``metadata.schema``, as ``toolscore generate`` writes it) and
+    every other key land in the call's ``metadata``.
+
+    :raises FileNotFoundError: ``Gold standard file not found: <path>`` (an InputError too).
+    :raises InputError: invalid JSON, or a document or item of the wrong shape.
+    """
+    name = str(path)
+    data = read_json(path, what="Gold standard file")
+    if not isinstance(data, list) and not (
+        isinstance(data, Mapping) and isinstance(data.get("calls"), list)
+    ):
+        raise InputError(
+            'Gold standard must be a JSON array of tool calls (or an object with a "calls" array)',
+            source=name,
+            path="$" if not isinstance(data, Mapping) else "$.calls",
+        )
+    from toolscore.serialization import validate_document
+
+    validate_document(data, "gold", source=name)
+    items: list[Mapping[str, Any]] = data if isinstance(data, list) else data["calls"]
+    registry = plugin_manager.get_matchers() if plugin_manager is not None else None
+    return [_gold_call(item, registry) for item in items]
+
+
+def _gold_call(item: Mapping[str, Any], registry: Any) -> ToolCall:
+    from toolscore.matchers import matcher_from_json
+
+    raw_args = item.get("args")
+    args = (
+        None
+        if raw_args is None
+        else {key: matcher_from_json(value, registry=registry) for key, value in raw_args.items()}
+    )
+    nested = item.get("metadata")
+    metadata: dict[str, Any] = dict(nested) if isinstance(nested, Mapping) else {}
+    for key, value in item.items():
+        if key not in _GOLD_FIELDS and value is not None:
+            metadata[key] = value
+    side_effects = item.get("side_effects")
+    metadata["side_effects"] = side_effects if side_effects is not None else {}
+    description = item.get("description") or metadata.get("description")
+    if description:
+        metadata["description"] = description
+    else:
+        metadata.pop("description", None)
+    schema = item.get("schema") or metadata.get("schema")
+    if schema:
+        metadata["schema"] = schema
+    return ToolCall(tool=item["tool"], args=args, metadata=metadata)
+
+
+# -- traces ----------------------------------------------------------------------------------
+
+
+def load_trace(
+    path: StrPath,
+    format: str = "auto",
+    *,
+    plugin_manager: ToolscorePluginManager | None = None,
+) -> list[ToolCall]:
+    """Load the actual calls from a trace file.
+
+    ``format`` is ``"auto"`` (detection: every extractor rates the whole document, the most
+    confident wins) or any registered format name or alias: core reads ``canonical`` and
+    ``custom``; toolscore-providers adds openai, anthropic, gemini, mcp, langchain, otel, ...
+
+    :raises FileNotFoundError: ``Trace file not found: <path>`` (an InputError too).
+    :raises InputError: invalid JSON, an unknown format (``Unsupported format: X``), a
+        document no extractor recognises or several claim equally, or a malformed document.
+    :raises MissingPluginError: the format belongs to a distribution that is not installed.
+    """
+    name = str(path)
+    data = read_json(path, what="Trace file")
+    if plugin_manager is None:
+        from toolscore.plugins import get_plugin_manager
+
+        plugin_manager = get_plugin_manager()
+    registry = plugin_manager.get_extractors()
+    if format == "auto":
+        chosen = detect_trace_format(data, plugin_manager=plugin_manager, source=name)
+    else:
+        chosen = resolve_format(format, registry)
+    from toolscore.builtin.detection import extractor_for
+
+    try:
+        return list(extractor_for(registry, chosen).extract(data))
+    except InputError as exc:
+        if exc.source:
+            raise
+        raise InputError(exc.detail, source=name, path=exc.path) from None
+    except ValueError as exc:
+        raise InputError(f"not a valid {chosen} trace: {exc}", source=name) from None
+
+
+def detect_trace_format(
+    payload: Any,
+    *,
+    plugin_manager: ToolscorePluginManager | None = None,
+    source: str | None = None,
+) -> str:
+    """The format name detection picks for a decoded file, or a one-line InputError."""
+    from toolscore.builtin.detection import AmbiguousFormatError, detect, known_formats
+
+    if plugin_manager is None:
+        from toolscore.plugins import get_plugin_manager
+
+        plugin_manager = get_plugin_manager()
+    try:
+        chosen = detect(payload, plugin_manager)
+    except AmbiguousFormatError as exc:
+        raise InputError(str(exc), source=source, path="$") from None
+    if chosen is None:
+        from toolscore.integrations import providers_hint
+
+        looked_for = ", ".join(known_formats(plugin_manager.get_extractors()))
+        hint = providers_hint(plugin_manager.get_extractors())
+        raise InputError(
+            f"could not detect the trace format (looked for: {looked_for}); "
+            f"pass format= (or --format) explicitly{hint}",
+            source=source,
+            path="$",
+        )
+    return chosen
+
+
+def resolve_format(name: str, registry: Registry[ExtractorSpec]) -> str:
+    """The registered extractor behind a format name or alias.
+
+    :raises MissingPluginError: a format a first-party distribution provides, not installed.
+    :raises InputError: ``Unsupported format: X. Available formats: ...`` for anything else.
+    """
+    candidates = [
+        name,
+        name.lower(),
+        name.lower().replace("-", "_"),
+        name.lower().replace("_", "-"),
+    ]
+    for candidate in candidates:
+        if candidate in registry:
+            return candidate
+    for spec_name in registry.names():
+        aliases = registry[spec_name].aliases
+        if any(candidate in aliases for candidate in candidates):
+            return spec_name
+    from toolscore.integrations import distribution_for_format
+
+    distribution = distribution_for_format(name)
+    if distribution is not None:
+        raise MissingPluginError(
+            f"format {name!r} needs the {distribution} distribution: pip install {distribution}"
+        )
+    available = ["auto", *registry.names()]
+    raise InputError(f"Unsupported format: {name}. Available formats: {', '.join(available)}")
