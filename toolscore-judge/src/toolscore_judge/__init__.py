@@ -1,1 +1,14 @@
-"""toolscore judge: optional LLM judges (OpenAI, Anthropic, Gemini, OpenAI-compatible) with a verdict cache."""
+"""toolscore-judge: optional LLM judges (OpenAI, Anthropic, Gemini, any OpenAI-compatible
+server) that score whether an agent's tool calls mean what the expected calls mean, with a
+verdict cache so re-runs are offline and deterministic.
+
+Use it through toolscore: ``evaluate_trace(gold, trace, judge=True)`` or
+``toolscore eval GOLD TRACE --llm-judge``. The configuration is public as
+``toolscore.JudgeConfig`` (defined in :mod:`toolscore_judge.config`).
+"""
+
+from __future__ import annotations
+
+from toolscore_judge.config import JudgeConfig
+
+__all__ = ["JudgeConfig"]

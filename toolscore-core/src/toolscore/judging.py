@@ -1,0 +1,271 @@
+"""Glue between ``evaluate_trace(judge=...)`` / ``toolscore eval --llm-judge`` and the judges.
+
+Judges are plugins (the ``toolscore_register_judges`` hook); the built-in ones and
+``JudgeConfig`` live in the optional ``toolscore-judge`` distribution, which is imported only
+when a judge is asked for. Whatever goes wrong with a judge (no key, a conflicting config, an
+HTTP error, a timeout, a garbled answer), the evaluation completes: the problem is recorded
+as ``semantic_metrics["error"]`` with ``semantic_score: None``.
+
+Pairs: the judge sees the pairs of the evaluation's alignment (same tool name, best argument
+match), then the calls the alignment left unpaired, matched in order, so that a renamed tool
+(``search`` vs ``web_search``), which the judge exists to recognise, is still judged. The
+number of pairs is ``min(len(expected), len(actual))``, as in the reference.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from toolscore.errors import MissingPluginError
+from toolscore.model import ToolCall
+
+if TYPE_CHECKING:
+    from toolscore_judge.config import JudgeConfig
+
+    from toolscore.plugins.manager import ToolscorePluginManager
+
+__all__ = [
+    "BUILTIN_JUDGES",
+    "judge_config",
+    "judge_from_cli_options",
+    "judge_options",
+    "judge_pairs",
+    "run_judge",
+]
+
+#: Judge providers shipped by toolscore-judge (plugins may add more).
+BUILTIN_JUDGES: tuple[str, ...] = ("openai", "anthropic", "gemini", "openai_compatible")
+
+_INSTALL_HINT = "install toolscore-judge (pip install toolscore-judge)"
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _HasPairs(Protocol):
+    @property
+    def pairs(self) -> Sequence[tuple[int, int]]: ...
+
+
+def _config_type() -> type[JudgeConfig]:
+    from toolscore_judge.config import JudgeConfig
+
+    return JudgeConfig
+
+
+def judge_config(judge: Any) -> JudgeConfig:
+    """``True``/``None`` → default config, a str → that model, a JudgeConfig → itself.
+
+    :raises ImportError: toolscore-judge is not installed.
+    :raises TypeError: anything else.
+    """
+    config_type = _config_type()
+    if judge is True or judge is None:
+        return config_type()
+    if isinstance(judge, str):
+        return config_type(model=judge)
+    if isinstance(judge, config_type):
+        return judge
+    raise TypeError(
+        f"judge must be False, True, a model name or a JudgeConfig; got {type(judge).__name__}"
+    )
+
+
+def _align(expected: Sequence[ToolCall], actual: Sequence[ToolCall]) -> _HasPairs | None:
+    try:
+        align = import_module("toolscore.alignment").align
+    except (ImportError, AttributeError):
+        return None
+    result: _HasPairs = align(expected, actual)
+    return result
+
+
+def judge_pairs(
+    expected: Sequence[ToolCall], actual: Sequence[ToolCall], alignment: _HasPairs | None
+) -> list[tuple[int, int]]:
+    """``(expected index, actual index)`` pairs to judge, sorted by expected index.
+
+    The alignment's pairs first; then the calls it left unpaired on both sides, matched in
+    their order (so the count is ``min(len(expected), len(actual))``).
+    """
+    if alignment is None:
+        alignment = _align(expected, actual)
+    aligned = [(int(e), int(a)) for e, a in alignment.pairs] if alignment is not None else []
+    used_expected = {e for e, _ in aligned}
+    used_actual = {a for _, a in aligned}
+    rest_expected = [i for i in range(len(expected)) if i not in used_expected]
+    rest_actual = [j for j in range(len(actual)) if j not in used_actual]
+    return sorted(aligned + list(zip(rest_expected, rest_actual)))
+
+
+def _error(message: str, config: JudgeConfig | None, provider: str | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"error": message, "semantic_score": None}
+    if config is not None:
+        out["model_used"] = config.model
+    if provider is not None:
+        out["provider"] = provider
+    return out
+
+
+def _describe(exc: Exception) -> str:
+    text = str(exc)
+    if isinstance(exc, (ValueError, RuntimeError, OSError, LookupError)) and text:
+        return text.splitlines()[0]
+    return (f"{type(exc).__name__}: {text}" if text else type(exc).__name__).splitlines()[0]
+
+
+def run_judge(
+    judge: Any,
+    expected: Sequence[ToolCall],
+    actual: Sequence[ToolCall],
+    alignment: _HasPairs | None,
+    *,
+    plugin_manager: ToolscorePluginManager | None = None,
+) -> dict[str, Any] | None:
+    """Judge the evaluation's pairs; the ``semantic_metrics`` mapping, or ``None`` for no key.
+
+    Called by ``evaluate_trace`` when ``judge`` is not ``False``. Returns ``None`` (with a
+    ``UserWarning``) when toolscore-judge or a judge's SDK is not installed, as the reference
+    did for a missing SDK. Every other failure becomes ``{"error": ..., "semantic_score": None}``.
+    """
+    if judge is False:
+        return None
+    try:
+        config = judge_config(judge)
+    except ImportError:
+        warnings.warn(
+            f"the LLM judge was requested but is not available: {_INSTALL_HINT}",
+            UserWarning,
+            stacklevel=3,
+        )
+        return None
+    try:
+        provider = config.resolve_provider()
+    except ValueError as exc:
+        return _error(str(exc), config, None)
+    if plugin_manager is None:
+        from toolscore.plugins import get_plugin_manager
+
+        plugin_manager = get_plugin_manager()
+    registry = plugin_manager.get_judges()
+    if provider not in registry:
+        installed = ", ".join(registry.names())
+        hint = (
+            f"installed judges: {installed}"
+            if installed
+            else f"no judge is loaded; {_INSTALL_HINT}"
+        )
+        return _error(f"no LLM judge for provider {provider!r} ({hint})", config, provider)
+    index_pairs = judge_pairs(expected, actual, alignment)
+    pairs = [(expected[e], actual[a]) for e, a in index_pairs]
+    try:
+        backend = registry[provider].factory(config)
+        result = backend.judge(pairs, gold_count=len(expected), trace_count=len(actual))
+    except ImportError as exc:  # a judge whose SDK is missing
+        warnings.warn(str(exc) or _INSTALL_HINT, UserWarning, stacklevel=3)
+        return None
+    except Exception as exc:
+        return _error(_describe(exc), config, provider)
+    if not isinstance(result, dict):
+        return _error(
+            f"judge {provider!r} returned {type(result).__name__}, not a mapping", config, provider
+        )
+    out = dict(result)
+    out["pairs"] = [[e, a] for e, a in index_pairs]
+    return out
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+def judge_from_cli_options(
+    llm_judge: bool,
+    model: str | None = None,
+    provider: str | None = None,
+    base_url: str | None = None,
+    cache: str | None = None,
+) -> JudgeConfig | bool:
+    """The ``judge=`` value for ``evaluate_trace`` from ``toolscore eval``'s ``--llm-*`` options.
+
+    ``False`` unless ``--llm-judge`` is given (the other options alone do nothing, as in the
+    reference). ``cache`` is ``--llm-cache DIR|off``; ``None`` keeps the default folder.
+
+    :raises MissingPluginError: ``--llm-judge`` without toolscore-judge installed.
+    """
+    if not llm_judge:
+        return False
+    try:
+        config_type = _config_type()
+    except ImportError:
+        raise MissingPluginError(f"--llm-judge needs the LLM judges: {_INSTALL_HINT}") from None
+    options: dict[str, Any] = {"provider": provider or None, "base_url": base_url or None}
+    if model:
+        options["model"] = model
+    if cache is not None:
+        options["cache_dir"] = cache
+    return config_type(**options)
+
+
+def _check_provider(ctx: Any, param: Any, value: str | None) -> str | None:
+    """``--llm-provider``: a built-in name, or the name of a judge a plugin registered."""
+    if value is None or value in BUILTIN_JUDGES:
+        return value
+    import click
+
+    from toolscore.plugins import get_plugin_manager
+
+    registry = get_plugin_manager().get_judges()
+    if value in registry:
+        return value
+    known = ", ".join(sorted({*BUILTIN_JUDGES, *registry.names()}))
+    raise click.BadParameter(f"{value!r} is not a judge provider (choose from {known})")
+
+
+def judge_options(command: F) -> F:
+    """Add ``--llm-judge``, ``--llm-model``, ``--llm-provider``, ``--llm-base-url`` and
+    ``--llm-cache`` to a click command; pass the values to :func:`judge_from_cli_options`.
+    """
+    import click
+
+    options = [
+        click.option(
+            "--llm-judge",
+            is_flag=True,
+            default=False,
+            help="Also score semantic equivalence with an LLM judge (needs a provider API key "
+            "unless every verdict is cached).",
+        ),
+        click.option(
+            "--llm-model",
+            default="gpt-4o-mini",
+            show_default=True,
+            help="Judge model. The provider follows from the name (claude-* Anthropic, "
+            "gemini-* Gemini, else OpenAI). Local server: --llm-model llama3.1 "
+            "--llm-base-url http://localhost:11434/v1",
+        ),
+        click.option(
+            "--llm-provider",
+            default=None,
+            callback=_check_provider,
+            metavar="[openai|anthropic|gemini|openai_compatible]",
+            help="Force the judge provider (default: inferred from --llm-model).",
+        ),
+        click.option(
+            "--llm-base-url",
+            default=None,
+            help="OpenAI-compatible endpoint for the judge (Ollama, vLLM, Groq, ...); implies "
+            "openai_compatible.",
+        ),
+        click.option(
+            "--llm-cache",
+            default=None,
+            metavar="DIR|off",
+            help="Folder of the judge's verdict cache (default .toolscore/judge-cache); "
+            "'off' disables it.",
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
