@@ -1,0 +1,71 @@
+"""toolscore-mcp's own extension points, added to the plugin manager when it loads.
+
+Plugins implement these with :data:`toolscore.hookimpl`, like core's hooks::
+
+    import toolscore
+    from toolscore_mcp.lint import LintIssue, LintRuleSpec
+
+    def _no_todo(tool, server):
+        if "TODO" in tool.description:
+            yield LintIssue(tool.name, "warning", "description contains TODO", "Finish the text.")
+
+    @toolscore.hookimpl
+    def toolscore_mcp_register_lint_rules():
+        yield LintRuleSpec(name="no-todo", check=_no_todo, summary="TODO left in a description")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from toolscore._markers import hookspec
+
+if TYPE_CHECKING:
+    from toolscore_mcp.lint import LintRuleSpec
+    from toolscore_mcp.model import MCPToolDef, Scenario
+
+
+@hookspec
+def toolscore_mcp_register_lint_rules() -> Iterable[LintRuleSpec]:
+    """Register lint rules run by ``toolscore mcp lint`` and ``toolscore mcp test``.
+
+    Called once per plugin manager, the first time tools are linted. Every built-in rule
+    comes through this hook too. A ``scope="tool"`` rule's ``check(tool, server)`` runs for
+    each tool (issues are listed tool by tool, rules by ``order``); a ``scope="server"`` rule's
+    ``check(server)`` runs once, after the per-tool rules, and sees every tool and the
+    server instructions (``server.tools``, ``server.instructions``).
+
+    :returns: An iterable of :class:`toolscore_mcp.lint.LintRuleSpec`; names must be unique.
+
+    Example::
+
+        @toolscore.hookimpl
+        def toolscore_mcp_register_lint_rules():
+            yield LintRuleSpec(name="no-todo", check=_no_todo)
+
+    .. versionadded:: 0.1
+    """
+    return ()
+
+
+@hookspec
+def toolscore_mcp_extra_scenarios(tool: MCPToolDef) -> Iterable[Scenario]:
+    """Add scenarios for a tool, after the generated happy-path and edge-case ones.
+
+    Called once per tool by ``toolscore mcp test``. Happy scenarios count towards the
+    happy-path pass rate, edge scenarios towards edge-case resilience.
+
+    :param tool: The tool as the server advertised it.
+    :returns: Extra scenarios (``Scenario(tool.name, arguments, "happy"|"edge", description)``).
+
+    Example::
+
+        @toolscore.hookimpl
+        def toolscore_mcp_extra_scenarios(tool):
+            if tool.name == "get_weather":
+                yield Scenario(tool.name, {"city": "Paris"}, "happy", "known city")
+
+    .. versionadded:: 0.1
+    """
+    return ()

@@ -1,0 +1,143 @@
+"""Lint what an MCP server advertises: the rule registry and the runner.
+
+Every rule, built-in or third-party, is registered through the
+``toolscore_mcp_register_lint_rules`` hook (see :mod:`toolscore_mcp.hookspecs`). Per-tool rules
+run tool by tool in ``order``; server-wide rules (dangling references, tool poisoning) run
+after them. The result is the reference scorecard's issue list, same messages and fixes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Literal
+
+import attrs
+
+from toolscore_mcp.model import LintIssue, MCPToolDef
+
+__all__ = [
+    "BUILTIN_RULE_MODULES",
+    "LintIssue",
+    "LintRuleSpec",
+    "ServerText",
+    "collect_lint_rules",
+    "ensure_mcp_hooks",
+    "lint_tools",
+]
+
+#: Plugin modules holding the built-in rules, registered like any third-party plugin.
+BUILTIN_RULE_MODULES: tuple[str, ...] = (
+    "toolscore_mcp.rules.descriptions",
+    "toolscore_mcp.rules.naming",
+    "toolscore_mcp.rules.schema",
+    "toolscore_mcp.rules.references",
+    "toolscore_mcp.rules.poisoning",
+)
+
+
+@attrs.frozen
+class ServerText:
+    """Everything a server-wide rule may look at."""
+
+    tools: tuple[MCPToolDef, ...]
+    instructions: str | None = None
+
+
+@attrs.frozen
+class LintRuleSpec:
+    """One lint rule.
+
+    ``check(tool, server)`` for ``scope="tool"``, ``check(server)`` for ``scope="server"``;
+    both yield :class:`LintIssue`. ``order`` places the rule among the others (built-ins use
+    10..90 for tool rules, 100 and 200 for server rules).
+    """
+
+    name: str
+    check: Callable[..., Iterable[LintIssue]]
+    scope: Literal["tool", "server"] = "tool"
+    order: int = 1000
+    summary: str = ""
+
+
+def ensure_mcp_hooks(pm: Any) -> None:
+    """Make sure ``pm`` knows toolscore-mcp's hooks and built-in rules.
+
+    Normally done when the ``toolscore_mcp`` plugin is registered; this covers a manager
+    built without entry points (``TOOLSCORE_NO_PLUGINS``, tests, embedding).
+    """
+    from toolscore_mcp import hookspecs
+
+    if not hasattr(pm.hook, "toolscore_mcp_register_lint_rules"):
+        pm.add_hookspecs(hookspecs)
+    for module_name in BUILTIN_RULE_MODULES:
+        if not pm.has_plugin(module_name):
+            pm.register(importlib.import_module(module_name), name=module_name)
+
+
+def collect_lint_rules(pm: Any = None) -> list[LintRuleSpec]:
+    """Every registered rule, tool rules first, each group by ``order`` then name.
+
+    A plugin whose hook raises or returns something other than a ``LintRuleSpec`` is skipped
+    with a warning on stderr; a second rule with an existing name is skipped the same way.
+    """
+    if pm is None:
+        from toolscore.plugins import get_plugin_manager
+
+        pm = get_plugin_manager()
+    ensure_mcp_hooks(pm)
+    rules: dict[str, LintRuleSpec] = {}
+    owners: dict[str, str] = {}
+    caller = pm.hook.toolscore_mcp_register_lint_rules
+    for impl in reversed(caller.get_hookimpls()):
+        try:
+            produced = list(impl.function() or ())
+            bad = [spec for spec in produced if not isinstance(spec, LintRuleSpec)]
+            if bad:
+                raise TypeError(f"returned {type(bad[0]).__name__}, expected LintRuleSpec")
+        except Exception as exc:  # noqa: BLE001 - plugin code may raise anything
+            print(
+                f"toolscore: lint rules of plugin {impl.plugin_name!r} skipped: {exc}",
+                file=sys.stderr,
+            )
+            continue
+        for spec in produced:
+            if spec.name in rules:
+                print(
+                    f"toolscore: lint rule {spec.name!r} is registered by both "
+                    f"{owners[spec.name]!r} and {impl.plugin_name!r}; keeping the first",
+                    file=sys.stderr,
+                )
+                continue
+            rules[spec.name] = spec
+            owners[spec.name] = impl.plugin_name
+    return sorted(rules.values(), key=lambda r: (r.scope != "tool", r.order, r.name))
+
+
+def lint_tools(
+    tools: Sequence[MCPToolDef],
+    instructions: str | None = None,
+    *,
+    rules: Sequence[LintRuleSpec] | None = None,
+    pm: Any = None,
+) -> list[LintIssue]:
+    """Lint ``tools`` (and the server ``instructions``) with every registered rule.
+
+    Issues come tool by tool, then the server-wide ones; each carries its rule's name.
+    """
+    active = list(rules) if rules is not None else collect_lint_rules(pm)
+    server = ServerText(tuple(tools), instructions)
+    issues: list[LintIssue] = []
+    tool_rules = [r for r in active if r.scope == "tool"]
+    for tool in tools:
+        for rule in tool_rules:
+            issues.extend(_tagged(rule, rule.check(tool, server)))
+    for rule in active:
+        if rule.scope == "server":
+            issues.extend(_tagged(rule, rule.check(server)))
+    return issues
+
+
+def _tagged(rule: LintRuleSpec, issues: Iterable[LintIssue]) -> list[LintIssue]:
+    return [issue if issue.rule else attrs.evolve(issue, rule=rule.name) for issue in issues]

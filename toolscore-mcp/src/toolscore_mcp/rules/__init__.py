@@ -1,0 +1,1 @@
+"""Built-in lint rules, one plugin module per theme (registered like third-party rules)."""

@@ -1,0 +1,33 @@
+"""Token estimates for what a server costs in a model's context, tokenizer-free.
+
+Every tool definition (and the server instructions) is sent to the model on every request,
+so their size is a recurring cost. Four characters per token is the rule used, rounded the
+way Python rounds (halves to even), so numbers match the reference scorecard.
+"""
+
+from __future__ import annotations
+
+import json
+
+from toolscore_mcp.model import MCPToolDef
+
+__all__ = ["estimate_tokens", "tool_definition_tokens"]
+
+_CHARS_PER_TOKEN = 4
+
+
+def estimate_tokens(text: str) -> int:
+    """0 for empty text, else ``max(1, round(len(text) / 4))``."""
+    if not text:
+        return 0
+    return max(1, round(len(text) / _CHARS_PER_TOKEN))
+
+
+def tool_definition_tokens(tool: MCPToolDef) -> int:
+    """Tokens of the name, description and input schema as a client would serialize them."""
+    payload = json.dumps(
+        {"name": tool.name, "description": tool.description or "", "inputSchema": tool.input_schema},
+        ensure_ascii=False,
+        sort_keys=True,
+    )
+    return estimate_tokens(payload)

@@ -1,0 +1,427 @@
+"""Generate argument values from a JSON schema, reproducibly.
+
+The base algorithm is the reference scorecard's (SPEC §6.3), draw for draw, so the same
+server gets the same values: with ``random.Random(tool.name)`` a plain schema yields exactly
+the reference's arguments. On top of it, values honour what the schema says about valid
+input, where the reference would send something the schema itself rules out:
+
+* ``$ref`` (local ``#/...`` pointers), ``allOf`` merges, ``anyOf``/``oneOf`` (first non-null
+  branch), ``const``, type lists;
+* ``pattern``, ``minLength``/``maxLength``, ``minimum``/``maximum`` and their exclusive forms,
+  ``multipleOf``, ``minItems``/``maxItems``/``uniqueItems``, tuple ``prefixItems``;
+* hints: ``examples``, ``default``, ``e.g. 'X'`` in the description, ``format``, and values
+  the server itself told us (a tool that lists allowed roots or valid values).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from toolscore_mcp.patterns import string_for_pattern
+
+__all__ = [
+    "ValueContext",
+    "effective_schema",
+    "generate_value_from_schema",
+    "primary_schema_type",
+    "schema_types",
+]
+
+_NAME_EXAMPLES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("query", ("wireless headphones", "laptop", "coffee maker")),
+    ("search", ("best restaurants", "weather today", "news")),
+    ("text", ("Hello world", "Test message", "Sample text")),
+    ("message", ("Important update", "Hello!", "Test notification")),
+    ("email", ("user@example.com", "test@test.com", "admin@domain.org")),
+    ("url", ("https://example.com", "https://api.test.com/data", "https://docs.site.io")),
+    ("path", ("/home/user/file.txt", "/tmp/data.json", "/var/log/app.log")),
+    ("filename", ("output.txt", "data.json", "report.pdf")),
+    ("name", ("John Doe", "Alice Smith", "Bob Johnson")),
+    ("city", ("San Francisco", "New York", "London")),
+    ("country", ("US", "UK", "CA")),
+)
+
+_FORMAT_VALUES: dict[str, str] = {
+    "uri": "https://example.com",
+    "url": "https://example.com",
+    "uri-reference": "https://example.com",
+    "iri": "https://example.com",
+    "date-time": "2026-01-15T10:30:00Z",
+    "date": "2026-01-15",
+    "time": "10:30:00",
+    "duration": "PT1H",
+    "email": "user@example.com",
+    "idn-email": "user@example.com",
+    "uuid": "123e4567-e89b-12d3-a456-426614174000",
+    "ipv4": "192.0.2.1",
+    "ipv6": "2001:db8::1",
+    "hostname": "example.com",
+    "idn-hostname": "example.com",
+}
+
+# "e.g. 'America/New_York'", "e.g., `json`" (quoted examples in a description).
+_QUOTED_EXAMPLE = re.compile(r"e\.g\.,?\s*['\"`]([^'\"`]+)['\"`]")
+# "e.g. 42" for numbers.
+_NUMBER_EXAMPLE = re.compile(r"e\.g\.,?\s*(-?\d+(?:\.\d+)?)\b")
+_PATH_WORDS = ("path", "dir", "folder", "root")
+
+_MAX_DEPTH = 12
+
+
+@attrs.frozen
+class ValueContext:
+    """What value generation may consult besides the property's own schema.
+
+    ``root`` is the tool's whole input schema (for ``$ref``); ``known_values`` maps a
+    parameter name to values the server told us are valid; ``roots`` are directories the
+    server allows (from a ``list_allowed_directories``-style tool).
+    """
+
+    root: Mapping[str, Any] = attrs.field(factory=dict)
+    known_values: Mapping[str, Sequence[Any]] = attrs.field(factory=dict)
+    roots: tuple[str, ...] = ()
+
+
+def schema_types(schema: Mapping[str, Any]) -> list[str]:
+    """The JSON types a schema allows, in declared order; missing or invalid means string."""
+    declared = schema.get("type", "string")
+    if isinstance(declared, list):
+        names = [t for t in declared if isinstance(t, str)]
+        return names or ["string"]
+    return [declared] if isinstance(declared, str) else ["string"]
+
+
+def primary_schema_type(schema: Mapping[str, Any]) -> str:
+    """The type values are generated for: the first non-null allowed type."""
+    types = schema_types(schema)
+    non_null = [t for t in types if t != "null"]
+    return non_null[0] if non_null else types[0]
+
+
+def _resolve_pointer(root: Mapping[str, Any], ref: str) -> Mapping[str, Any] | None:
+    if not ref.startswith("#"):
+        return None
+    node: Any = root
+    for raw in ref[1:].split("/"):
+        if not raw:
+            continue
+        key = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, Mapping) and key in node:
+            node = node[key]
+        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
+        else:
+            return None
+    return node if isinstance(node, Mapping) else None
+
+
+def _is_null_branch(branch: Any) -> bool:
+    return isinstance(branch, Mapping) and branch.get("type") == "null"
+
+
+def effective_schema(schema: Mapping[str, Any], root: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The schema with ``$ref``, ``allOf`` and a type-less ``anyOf``/``oneOf`` folded in.
+
+    Sibling keywords win over what they are merged with (``{"$ref": ..., "description": x}``
+    keeps ``x``). The first non-null branch of a union stands for the union.
+    """
+    return _effective(schema, root or {}, 0)
+
+
+def _effective(schema: Mapping[str, Any], root: Mapping[str, Any], depth: int) -> dict[str, Any]:
+    result = dict(schema)
+    if depth > _MAX_DEPTH:
+        return result
+    ref = result.pop("$ref", None)
+    if isinstance(ref, str):
+        target = _resolve_pointer(root, ref)
+        if target is not None:
+            result = {**_effective(target, root, depth + 1), **result}
+    all_of = result.pop("allOf", None)
+    if isinstance(all_of, list):
+        merged: dict[str, Any] = {}
+        for branch in all_of:
+            if isinstance(branch, Mapping):
+                merged.update(_effective(branch, root, depth + 1))
+        result = {**merged, **result}
+    if "type" not in result and "enum" not in result and "const" not in result:
+        for key in ("anyOf", "oneOf"):
+            branches = result.get(key)
+            if isinstance(branches, list):
+                chosen = next(
+                    (b for b in branches if isinstance(b, Mapping) and not _is_null_branch(b)), None
+                )
+                if chosen is not None:
+                    folded = _effective(chosen, root, depth + 1)
+                    result = {**folded, **{k: v for k, v in result.items() if k != key}}
+                    break
+    return result
+
+
+def generate_value_from_schema(
+    name: str,
+    schema: Mapping[str, Any],
+    variation: str = "normal",
+    rng: random.Random | None = None,
+    context: ValueContext | None = None,
+) -> Any:
+    """A value for parameter ``name`` described by ``schema``.
+
+    ``variation`` is ``normal`` (a realistic valid value), ``edge`` or ``boundary``.
+    Pass ``random.Random(seed)`` for reproducible values.
+    """
+    ctx = context or ValueContext(root=schema)
+    return _generate(name, schema, variation, rng or random.Random(), ctx, 0)
+
+
+def _generate(
+    name: str, raw_schema: Any, variation: str, rng: random.Random, ctx: ValueContext, depth: int
+) -> Any:
+    schema = _effective(raw_schema if isinstance(raw_schema, Mapping) else {}, ctx.root, 0)
+    if depth > _MAX_DEPTH:
+        return None
+    if "const" in schema:
+        return schema["const"]
+    kind = primary_schema_type(schema)
+
+    if variation == "normal" and "enum" not in schema:
+        hinted, value = _hinted_value(name, schema, kind, rng, ctx)
+        if hinted:
+            return value
+
+    enum = schema.get("enum")
+    if isinstance(enum, list) and enum:
+        if variation == "edge":
+            return enum[0]
+        if variation == "boundary":
+            return enum[-1]
+        return rng.choice(enum)
+
+    if kind == "string":
+        return _string(name, schema, variation, rng)
+    if kind == "integer":
+        return _integer(schema, variation, rng)
+    if kind == "number":
+        return _number(schema, variation, rng)
+    if kind == "boolean":
+        return True if variation == "edge" else rng.choice([True, False])
+    if kind == "array":
+        return _array(name, schema, variation, rng, ctx, depth)
+    if kind == "object":
+        properties = schema.get("properties")
+        if not isinstance(properties, Mapping):
+            return {}
+        return {
+            key: _generate(key, value, variation, rng, ctx, depth + 1)
+            for key, value in properties.items()
+        }
+    return None
+
+
+def _hinted_value(
+    name: str, schema: Mapping[str, Any], kind: str, rng: random.Random, ctx: ValueContext
+) -> tuple[bool, Any]:
+    """A value the schema or the server suggests: examples, default, server-given values,
+    an ``e.g.`` example in the description, a well-formed value for ``format``."""
+    examples = schema.get("examples")
+    if isinstance(examples, list) and examples:
+        return True, rng.choice(examples)
+    if schema.get("default") is not None:
+        return True, schema["default"]
+    known = ctx.known_values.get(name)
+    if known:
+        return True, known[0]
+    description = schema.get("description")
+    if kind == "string":
+        if isinstance(description, str) and (match := _QUOTED_EXAMPLE.search(description)):
+            return True, match.group(1)
+        fmt = schema.get("format")
+        if isinstance(fmt, str) and fmt in _FORMAT_VALUES:
+            return True, _FORMAT_VALUES[fmt]
+        if ctx.roots and any(word in name.lower() for word in _PATH_WORDS):
+            return True, ctx.roots[0]
+    elif kind in ("integer", "number") and isinstance(description, str):
+        match = _NUMBER_EXAMPLE.search(description)
+        if match:
+            number = float(match.group(1))
+            if kind == "integer" and number.is_integer():
+                return True, int(number)
+            if kind == "number":
+                return True, number
+    return False, None
+
+
+def _string(name: str, schema: Mapping[str, Any], variation: str, rng: random.Random) -> str:
+    min_length = _int_or(schema.get("minLength"), 0)
+    max_length = _int_or(schema.get("maxLength"), None)
+    lowered = name.lower()
+    value: str | None = None
+    for key, values in _NAME_EXAMPLES:
+        if key in lowered:
+            if variation == "edge":
+                value = values[0]
+            elif variation == "boundary":
+                length = _int_or(schema.get("minLength"), 1)
+                value = "a" * length if length else "x"
+            else:
+                value = rng.choice(values)
+            break
+    if value is None:
+        if variation == "boundary":
+            value = "x" * _int_or(schema.get("minLength"), 1)
+        elif variation == "edge":
+            value = "a" * min(_int_or(schema.get("maxLength"), 100), 10)
+        else:
+            value = f"sample_{name}"
+    return _fit_string(value, schema, min_length, max_length)
+
+
+def _fit_string(value: str, schema: Mapping[str, Any], min_length: int, max_length: int | None) -> str:
+    """Make ``value`` satisfy the length bounds and the pattern, changing it only if needed."""
+    if len(value) < min_length:
+        value = value + "x" * (min_length - len(value))
+    if max_length is not None and len(value) > max_length:
+        value = value[: max(max_length, 0)]
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str):
+        try:
+            matches = re.search(pattern, value) is not None
+        except re.error:
+            return value
+        if not matches:
+            generated = string_for_pattern(pattern, min_length=min_length, max_length=max_length)
+            if generated is not None:
+                return generated
+    return value
+
+
+def _int_or(value: Any, default: Any) -> Any:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return default
+    return int(value)
+
+
+def _num_or(value: Any, default: float | None) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return default
+    return value
+
+
+def _bounds(schema: Mapping[str, Any]) -> tuple[float | None, float | None]:
+    """Inclusive (low, high) from minimum/maximum and both forms of the exclusive bounds."""
+    low = _num_or(schema.get("minimum"), None)
+    high = _num_or(schema.get("maximum"), None)
+    exclusive_min = schema.get("exclusiveMinimum")
+    exclusive_max = schema.get("exclusiveMaximum")
+    if exclusive_min is True and low is not None:  # draft 4 boolean form
+        low = ("excl", low)  # type: ignore[assignment]
+    elif (value := _num_or(exclusive_min, None)) is not None:
+        low = ("excl", value)  # type: ignore[assignment]
+    if exclusive_max is True and high is not None:
+        high = ("excl", high)  # type: ignore[assignment]
+    elif (value := _num_or(exclusive_max, None)) is not None:
+        high = ("excl", value)  # type: ignore[assignment]
+    return low, high
+
+
+def _integer(schema: Mapping[str, Any], variation: str, rng: random.Random) -> int:
+    low_raw, high_raw = _bounds(schema)
+    low = _int_bound(low_raw, up=True)
+    high = _int_bound(high_raw, up=False)
+    minimum = low if low is not None else (1 if high is None or high >= 1 else high)
+    maximum = high if high is not None else max(100, minimum)
+    if maximum < minimum:
+        maximum = minimum
+    if variation == "boundary":
+        value = minimum
+    elif variation == "edge":
+        value = maximum
+    else:
+        value = rng.randint(minimum, min(maximum, minimum + 20))
+    step = _num_or(schema.get("multipleOf"), None)
+    if step and step > 0 and float(step).is_integer():
+        step_int = int(step)
+        rounded = math.ceil(value / step_int) * step_int
+        if rounded > maximum:
+            rounded = math.floor(value / step_int) * step_int
+        value = rounded
+    return value
+
+
+def _int_bound(bound: Any, *, up: bool) -> int | None:
+    if bound is None:
+        return None
+    if isinstance(bound, tuple):
+        value = bound[1]
+        return math.floor(value) + 1 if up else math.ceil(value) - 1
+    return math.ceil(bound) if up else math.floor(bound)
+
+
+def _number(schema: Mapping[str, Any], variation: str, rng: random.Random) -> float:
+    low_raw, high_raw = _bounds(schema)
+    low_exclusive = isinstance(low_raw, tuple)
+    high_exclusive = isinstance(high_raw, tuple)
+    low = low_raw[1] if isinstance(low_raw, tuple) else low_raw
+    high = high_raw[1] if isinstance(high_raw, tuple) else high_raw
+    minimum = low if low is not None else (0.0 if high is None or high >= 0 else high - 50.0)
+    maximum = high if high is not None else max(100.0, minimum)
+    if variation == "boundary":
+        return minimum
+    if variation == "edge":
+        return maximum
+    value = round(rng.uniform(minimum, min(maximum, minimum + 50.0)), 2)
+    if (low_exclusive and value <= minimum) or (high_exclusive and value >= maximum):
+        value = (minimum + maximum) / 2 if maximum > minimum else minimum
+    step = _num_or(schema.get("multipleOf"), None)
+    if step and step > 0:
+        value = round(math.ceil(value / step) * step, 10)
+    return value
+
+
+def _array(
+    name: str,
+    schema: Mapping[str, Any],
+    variation: str,
+    rng: random.Random,
+    ctx: ValueContext,
+    depth: int,
+) -> list[Any]:
+    prefix = schema.get("prefixItems")
+    items = schema.get("items", {})
+    if isinstance(items, list):  # draft 4-7 tuple form
+        prefix, items = items, schema.get("additionalItems", {})
+    min_items = _int_or(schema.get("minItems"), 1)
+    max_items = _int_or(schema.get("maxItems"), 5)
+    if variation == "boundary":
+        count = min_items
+    elif variation == "edge":
+        count = min(max_items, 3)
+    else:
+        count = rng.randint(min_items, max(min_items, min(max_items, 3)))
+    values: list[Any] = []
+    if isinstance(prefix, list):
+        values = [
+            _generate(f"{name}_item", item, "normal", rng, ctx, depth + 1) for item in prefix
+        ]
+        count = max(count - len(values), 0) if items is not False else 0
+    item_schema = items if isinstance(items, Mapping) else {}
+    values.extend(
+        _generate(f"{name}_item", item_schema, "normal", rng, ctx, depth + 1) for _ in range(count)
+    )
+    if schema.get("uniqueItems") is True:
+        values = _unique(values)
+    return values
+
+
+def _unique(values: list[Any]) -> list[Any]:
+    seen: list[Any] = []
+    for value in values:
+        if value not in seen:
+            seen.append(value)
+    return seen
