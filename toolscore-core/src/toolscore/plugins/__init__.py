@@ -40,6 +40,10 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "toolscore.metrics.trace_extras",
     "toolscore.reporters.console",
     "toolscore.reporters.json",
+    "toolscore.reporters.markdown",
+    "toolscore.reporters.html",
+    "toolscore.reporters.csv",
+    "toolscore.reporters.junit",
     "toolscore.builtin.commands",
 )
 

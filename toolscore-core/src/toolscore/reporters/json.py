@@ -1,0 +1,61 @@
+"""The JSON report: every metric and every call, as recorded, for machines.
+
+Layout (SPEC §7.2)::
+
+    {"timestamp": <local ISO time>,
+     "summary": {"gold_calls_count", "trace_calls_count", "score", "grade", "weights",
+                 "required_call_recall", "failed_calls", "policy_violations", "secrets"},
+     "metrics": {...},
+     "gold_calls": [{"tool", "args", "result", "timestamp", "duration", "cost", "metadata"}],
+     "trace_calls": [...]}
+
+Calls are kept as recorded (credentials are NOT redacted: this file feeds other tools). A failed
+call also carries ``is_error`` and ``error``, and a call with a provider id carries ``id``. Values
+JSON cannot hold (matchers, sets, SDK objects, NaN) are written in a JSON-safe form instead of
+failing the run.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from toolscore._markers import hookimpl
+from toolscore.reporters._common import call_record, generated_at, json_safe, summary
+from toolscore.specs import ReporterSpec
+
+if TYPE_CHECKING:
+    from toolscore.result import EvaluationResult
+
+__all__ = ["JsonReporter", "report_dict"]
+
+
+def report_dict(result: EvaluationResult) -> dict[str, Any]:
+    """The report as a JSON-safe dict (what :class:`JsonReporter` serialises)."""
+    report = {
+        "timestamp": generated_at().isoformat(),
+        "summary": summary(result),
+        "metrics": result.metrics,
+        "gold_calls": [call_record(call) for call in result.gold_calls],
+        "trace_calls": [call_record(call) for call in result.trace_calls],
+    }
+    safe: dict[str, Any] = json_safe(report)
+    return safe
+
+
+class JsonReporter:
+    """Writes :func:`report_dict` with two-space indentation."""
+
+    def render(self, result: EvaluationResult, *, verbose: bool = False) -> str:
+        return json.dumps(report_dict(result), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+@hookimpl
+def toolscore_register_reporters() -> Iterator[ReporterSpec]:
+    yield ReporterSpec(
+        name="json",
+        factory=JsonReporter,
+        summary="every metric and call as recorded (machine-readable)",
+        extension=".json",
+    )
