@@ -15,9 +15,9 @@ number of pairs is ``min(len(expected), len(actual))``, as in the reference.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol
 
 from toolscore.errors import MissingPluginError
 from toolscore.model import ToolCall
@@ -28,21 +28,13 @@ if TYPE_CHECKING:
     from toolscore.plugins.manager import ToolscorePluginManager
 
 __all__ = [
-    "BUILTIN_JUDGES",
     "judge_config",
     "judge_from_cli_options",
-    "judge_options",
     "judge_pairs",
     "run_judge",
 ]
 
-#: Judge providers shipped by toolscore-judge (plugins may add more).
-BUILTIN_JUDGES: tuple[str, ...] = ("openai", "anthropic", "gemini", "openai_compatible")
-
 _INSTALL_HINT = "install toolscore-judge (pip install toolscore-judge)"
-
-F = TypeVar("F", bound=Callable[..., Any])
-
 
 class _HasPairs(Protocol):
     @property
@@ -206,66 +198,3 @@ def judge_from_cli_options(
     if cache is not None:
         options["cache_dir"] = cache
     return config_type(**options)
-
-
-def _check_provider(ctx: Any, param: Any, value: str | None) -> str | None:
-    """``--llm-provider``: a built-in name, or the name of a judge a plugin registered."""
-    if value is None or value in BUILTIN_JUDGES:
-        return value
-    import click
-
-    from toolscore.plugins import get_plugin_manager
-
-    registry = get_plugin_manager().get_judges()
-    if value in registry:
-        return value
-    known = ", ".join(sorted({*BUILTIN_JUDGES, *registry.names()}))
-    raise click.BadParameter(f"{value!r} is not a judge provider (choose from {known})")
-
-
-def judge_options(command: F) -> F:
-    """Add ``--llm-judge``, ``--llm-model``, ``--llm-provider``, ``--llm-base-url`` and
-    ``--llm-cache`` to a click command; pass the values to :func:`judge_from_cli_options`.
-    """
-    import click
-
-    options = [
-        click.option(
-            "--llm-judge",
-            is_flag=True,
-            default=False,
-            help="Also score semantic equivalence with an LLM judge (needs a provider API key "
-            "unless every verdict is cached).",
-        ),
-        click.option(
-            "--llm-model",
-            default="gpt-4o-mini",
-            show_default=True,
-            help="Judge model. The provider follows from the name (claude-* Anthropic, "
-            "gemini-* Gemini, else OpenAI). Local server: --llm-model llama3.1 "
-            "--llm-base-url http://localhost:11434/v1",
-        ),
-        click.option(
-            "--llm-provider",
-            default=None,
-            callback=_check_provider,
-            metavar="[openai|anthropic|gemini|openai_compatible]",
-            help="Force the judge provider (default: inferred from --llm-model).",
-        ),
-        click.option(
-            "--llm-base-url",
-            default=None,
-            help="OpenAI-compatible endpoint for the judge (Ollama, vLLM, Groq, ...); implies "
-            "openai_compatible.",
-        ),
-        click.option(
-            "--llm-cache",
-            default=None,
-            metavar="DIR|off",
-            help="Folder of the judge's verdict cache (default .toolscore/judge-cache); "
-            "'off' disables it.",
-        ),
-    ]
-    for option in reversed(options):
-        command = option(command)
-    return command
