@@ -44,6 +44,39 @@ def atomic_write_text(path: str | os.PathLike[str], text: str, *, mode: int | No
     return target
 
 
+def atomic_create_text(path: str | os.PathLike[str], text: str) -> bool:
+    """Create ``path`` with ``text`` atomically, unless it already exists.
+
+    For files that several processes may try to create at once (snapshots under
+    ``pytest -n 4``): exactly one writer wins, the others get ``False`` and the file they
+    find is always complete. Uses a hard link from a temp file in the same folder, which
+    fails instead of overwriting.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    umask = os.umask(0)
+    os.umask(umask)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp_name, 0o666 & ~umask)
+        try:
+            os.link(tmp_name, target)
+        except FileExistsError:
+            return False
+        except OSError:  # no hard links on this file system: best effort
+            if target.exists():
+                return False
+            os.replace(tmp_name, target)
+        return True
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp_name)
+
+
 def atomic_write_json(path: str | os.PathLike[str], data: Any, *, indent: int = 2) -> Path:
     """Serialise ``data`` first (so a bad value leaves the old file untouched), then write it."""
     text = json.dumps(data, indent=indent, ensure_ascii=False) + "\n"

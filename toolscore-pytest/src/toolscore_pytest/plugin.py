@@ -1,0 +1,206 @@
+"""The ``toolscore`` pytest plugin (registered under ``pytest11``).
+
+Kept thin on purpose: this module imports only pytest, and toolscore is imported inside the
+fixtures and hooks that need it, so a session that uses none of it pays almost nothing.
+
+Fixtures: ``toolscore_snapshot``, ``toolscore_eval``, ``toolscore_assert``,
+``toolscore_assert_tools``, ``toolscore_gold_dir``, ``toolscore_trace_dir``, and for plugin
+authors ``toolscore_plugin_manager`` and ``register_toolscore_plugin``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from toolscore.plugins import ToolscorePluginManager
+    from toolscore.result import EvaluationResult
+
+    from toolscore_pytest.assertions import ToolscoreAssertions
+    from toolscore_pytest.authoring import PluginRegistrar
+    from toolscore_pytest.snapshot import SnapshotFixture
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("toolscore", "LLM tool usage evaluation")
+    group.addoption(
+        "--toolscore-gold-dir",
+        default="tests/gold_standards",
+        help="Directory of gold standard files for toolscore_eval (default: tests/gold_standards).",
+    )
+    group.addoption(
+        "--toolscore-trace-dir",
+        default="tests/traces",
+        help="Directory of trace files for toolscore_eval (default: tests/traces).",
+    )
+    group.addoption(
+        "--toolscore-update",
+        action="store_true",
+        default=False,
+        help="Re-record the snapshots checked by toolscore_snapshot and approve them "
+        "(also TOOLSCORE_RECORD_UPDATE=1).",
+    )
+    group.addoption(
+        "--toolscore-snapshot-dir",
+        default=".toolscore/snapshots",
+        help="Snapshot folder, relative to the rootdir (default: .toolscore/snapshots).",
+    )
+    group.addoption(
+        "--toolscore-allow-pending",
+        action="store_true",
+        default=False,
+        help="Record missing snapshots and accept pending ones with a warning, even in CI.",
+    )
+    group.addoption(
+        "--toolscore-unused",
+        choices=("warn", "fail", "delete"),
+        default=None,
+        help="After a whole-suite run, report snapshot files no test checked: warn, fail the "
+        "run, or delete them.",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "toolscore: mark test as a Toolscore evaluation test")
+    if config.getoption("toolscore_unused", None) is not None:
+        from toolscore_pytest.unused import UnusedTracker
+
+        config.pluginmanager.register(UnusedTracker(config), "toolscore-unused-tracker")
+
+
+def _state(config: pytest.Config) -> Any:
+    from toolscore_pytest.state import state_for
+
+    return state_for(config)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """On an xdist worker, hand this worker's counts to the controller."""
+    config = session.config
+    workeroutput = getattr(config, "workeroutput", None)
+    if workeroutput is not None:
+        from toolscore_pytest.state import STATE_KEY, WORKEROUTPUT_KEY
+
+        state = config.stash.get(STATE_KEY, None)
+        if state is not None:
+            workeroutput[WORKEROUTPUT_KEY] = state.to_workeroutput()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """xdist controller: add up what each worker did."""
+    from toolscore_pytest.state import WORKEROUTPUT_KEY
+
+    data = getattr(node, "workeroutput", {}).get(WORKEROUTPUT_KEY)
+    if data:
+        _state(node.config).merge_workeroutput(data)
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    from toolscore_pytest.state import STATE_KEY, UNUSED_LINES
+
+    state = config.stash.get(STATE_KEY, None)
+    line = state.summary_line() if state is not None else None
+    if line:
+        terminalreporter.write_line(line)
+    for extra in config.stash.get(UNUSED_LINES, []):
+        terminalreporter.write_line(extra)
+
+
+# -- fixtures -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def toolscore_gold_dir(request: pytest.FixtureRequest) -> Path:
+    """``--toolscore-gold-dir`` as a Path (default ``tests/gold_standards``)."""
+    return Path(request.config.getoption("toolscore_gold_dir"))
+
+
+@pytest.fixture
+def toolscore_trace_dir(request: pytest.FixtureRequest) -> Path:
+    """``--toolscore-trace-dir`` as a Path (default ``tests/traces``)."""
+    return Path(request.config.getoption("toolscore_trace_dir"))
+
+
+@pytest.fixture
+def toolscore_eval(
+    toolscore_gold_dir: Path, toolscore_trace_dir: Path
+) -> Callable[..., EvaluationResult]:
+    """``fn(gold_file, trace_file, format="auto", validate_side_effects=True)`` -> result.
+
+    Relative paths resolve against the gold and trace folders.
+    """
+
+    def evaluate(
+        gold_file: str | Path,
+        trace_file: str | Path,
+        format: str = "auto",
+        validate_side_effects: bool = True,
+    ) -> EvaluationResult:
+        from toolscore.evaluation import evaluate_trace
+
+        gold = Path(gold_file)
+        trace = Path(trace_file)
+        return evaluate_trace(
+            gold if gold.is_absolute() else toolscore_gold_dir / gold,
+            trace if trace.is_absolute() else toolscore_trace_dir / trace,
+            format=format,
+            validate_side_effects=validate_side_effects,
+        )
+
+    return evaluate
+
+
+@pytest.fixture
+def toolscore_assert() -> ToolscoreAssertions:
+    """Threshold assertions on results (``assert_selection_accuracy(result, 0.9)``, ...)."""
+    from toolscore_pytest.assertions import ToolscoreAssertions
+
+    return ToolscoreAssertions()
+
+
+@pytest.fixture
+def toolscore_assert_tools() -> Callable[..., Any]:
+    """``toolscore.assert_tools``, for tests that prefer a fixture to an import."""
+    from toolscore.assertions import assert_tools
+
+    return assert_tools
+
+
+@pytest.fixture
+def toolscore_snapshot(request: pytest.FixtureRequest) -> SnapshotFixture:
+    """Record the test's tool calls on the first run, replay them once approved.
+
+    ``toolscore_snapshot(actual, *, min_score=1.0, weights=None, strict=False, name=None)``
+    returns the evaluation on replay and ``None`` while recording or pending.
+    """
+    from toolscore_pytest.snapshot import SnapshotFixture
+
+    return SnapshotFixture(request)
+
+
+@pytest.fixture
+def toolscore_plugin_manager() -> Iterator[ToolscorePluginManager]:
+    """A fresh plugin manager with only core's built-ins, used by ``toolscore.evaluate`` in
+    this test (the previous process-wide manager comes back afterwards)."""
+    from toolscore_pytest.authoring import builtin_plugin_manager
+
+    with builtin_plugin_manager() as pm:
+        yield pm
+
+
+@pytest.fixture
+def register_toolscore_plugin(
+    toolscore_plugin_manager: ToolscorePluginManager,
+) -> Iterator[PluginRegistrar]:
+    """``register_toolscore_plugin(plugin, name=None)``: a plugin for this test only."""
+    from toolscore_pytest.authoring import PluginRegistrar
+
+    registrar = PluginRegistrar(toolscore_plugin_manager)
+    yield registrar
+    registrar.unregister_all()
