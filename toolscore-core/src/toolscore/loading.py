@@ -10,6 +10,7 @@ match: a missing file is a ``FileNotFoundError``, everything else a ``ValueError
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from os import PathLike
 from pathlib import Path
@@ -119,18 +120,37 @@ def load_gold_standard(
 
     validate_document(data, "gold", source=name)
     items: list[Mapping[str, Any]] = data if isinstance(data, list) else data["calls"]
+    prefix = "$" if isinstance(data, list) else "$.calls"
     registry = plugin_manager.get_matchers() if plugin_manager is not None else None
-    return [_gold_call(item, registry) for item in items]
+    return [
+        _gold_call(item, registry, source=name, path=f"{prefix}[{index}]")
+        for index, item in enumerate(items)
+    ]
 
 
-def _gold_call(item: Mapping[str, Any], registry: Any) -> ToolCall:
+def _gold_args(
+    raw_args: Mapping[str, Any], registry: Any, *, source: str, path: str
+) -> dict[str, Any]:
+    """Argument values with their JSON matcher forms turned into matchers."""
     from toolscore.matchers import matcher_from_json
+    from toolscore.serialization import json_path
 
+    args: dict[str, Any] = {}
+    for key, value in raw_args.items():
+        try:
+            args[key] = matcher_from_json(value, registry=registry)
+        except (ValueError, TypeError, re.error) as exc:
+            where = path + json_path([key])[1:]
+            raise InputError(f"invalid matcher: {exc}", source=source, path=where) from None
+    return args
+
+
+def _gold_call(item: Mapping[str, Any], registry: Any, *, source: str, path: str) -> ToolCall:
     raw_args = item.get("args")
     args = (
         None
         if raw_args is None
-        else {key: matcher_from_json(value, registry=registry) for key, value in raw_args.items()}
+        else _gold_args(raw_args, registry, source=source, path=f"{path}.args")
     )
     nested = item.get("metadata")
     metadata: dict[str, Any] = dict(nested) if isinstance(nested, Mapping) else {}
