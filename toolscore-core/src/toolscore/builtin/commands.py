@@ -21,6 +21,9 @@ BUILTIN_COMMANDS: dict[str, str] = {
     "eval": "toolscore.cli.eval:command",
     "validate": "toolscore.cli.validate:command",
     "plugins": "toolscore.cli.plugins:command",
+    "regression": "toolscore.cli.regression:command",
+    "compare": "toolscore.cli.compare:command",
+    "generate": "toolscore.cli.generate:command",
 }
 
 

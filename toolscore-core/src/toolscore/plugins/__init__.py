@@ -26,6 +26,7 @@ __all__ = [
 DEFAULT_PLUGINS: tuple[str, ...] = (
     "toolscore.builtin.detection",
     "toolscore.builtin.canonical",
+    "toolscore.builtin.capture_format",
     "toolscore.builtin.matchers",
     "toolscore.metrics.invocation",
     "toolscore.metrics.selection",

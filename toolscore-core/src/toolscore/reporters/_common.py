@@ -127,7 +127,7 @@ def required_completed(result: EvaluationResult) -> int | None:
     recall = result.required_call_recall
     if recall is None:
         return None
-    return round(recall * len(result.gold_calls))
+    return round(float(recall) * len(result.gold_calls))
 
 
 def summary(result: EvaluationResult) -> dict[str, Any]:

@@ -1,0 +1,119 @@
+"""``toolscore compare GOLD TRACE... -n NAME...``: several models' traces side by side.
+
+Exit codes: 0 compared; 1 no trace, a name count that does not match, or any error while
+loading or evaluating; 2 usage errors.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from toolscore.cli.output import fail
+
+
+@click.command(name="compare")
+@click.argument("gold_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument(
+    "trace_files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@click.option(
+    "-n",
+    "--names",
+    multiple=True,
+    help="Model names, in the order of the trace files (default: the file names).",
+)
+@click.option(
+    "-f",
+    "--format",
+    "trace_format",
+    default="auto",
+    show_default=True,
+    help="Trace format (auto, openai, anthropic, gemini, mcp, langchain, otel, custom, ...).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("comparison.json"),
+    show_default=True,
+    help="Comparison report (JSON) to write.",
+)
+@click.option("-v", "--verbose", is_flag=True, help="Progress lines; tracebacks on errors.")
+@click.pass_context
+def command(
+    ctx: click.Context,
+    gold_file: Path,
+    trace_files: tuple[Path, ...],
+    names: tuple[str, ...],
+    trace_format: str,
+    output: Path,
+    verbose: bool,
+) -> None:
+    """Compare multiple model traces against gold standard.
+
+    Evaluates each trace against GOLD_FILE and prints one column per model with the best
+    model per metric and the overall winner.
+
+    Example:
+
+        toolscore compare gold.json gpt4.json claude.json -n gpt-4 -n claude -o comparison.json
+    """
+    if not trace_files:
+        fail("At least one trace file is required")
+    if names and len(names) != len(trace_files):
+        fail(
+            f"Number of names ({len(names)}) must match number of trace files ({len(trace_files)})"
+        )
+    model_names = list(names) if names else [path.stem for path in trace_files]
+    if len(set(model_names)) != len(model_names):
+        duplicates = sorted({n for n in model_names if model_names.count(n) > 1})
+        fail(
+            f"Model names must be unique; use -n to name them (duplicated: {', '.join(duplicates)})"
+        )
+
+    from rich.markup import escape
+
+    from toolscore.cli import plugin_manager_for
+    from toolscore.cli.output import stdout_console
+    from toolscore.comparison import compare_models, print_comparison_table, save_comparison_report
+
+    console = stdout_console()
+    try:
+        pm = plugin_manager_for(ctx)
+        from toolscore.evaluation import evaluate_trace
+
+        if verbose:
+            console.print(f"> Loading gold standard from: {gold_file}", markup=False)
+            console.print(f"> Comparing {len(trace_files)} models", markup=False)
+        results = {}
+        for name, trace in zip(model_names, trace_files):
+            if verbose:
+                console.print(f"> Evaluating {name}...", markup=False)
+            results[name] = evaluate_trace(
+                gold_file,
+                trace,
+                format=trace_format,
+                validate_side_effects=False,
+                judge=False,
+                plugin_manager=pm,
+            )
+        comparison = compare_models(results)
+        print_comparison_table(comparison, console)
+        path = save_comparison_report(comparison, output)
+    except FileNotFoundError as exc:
+        fail(f"File not found: {exc}")
+    except ValueError as exc:
+        fail(f"Invalid data: {exc}")
+    except Exception as exc:
+        if verbose:
+            raise
+        fail(f"Comparison failed: {exc}")
+    console.print(f"[dim]>[/dim] Comparison report: [cyan]{escape(str(path))}[/cyan]")
+    console.print()
+    console.print("[bold]Next steps:[/bold]")
+    console.print("  • Check the winner and see where other models fell short")
+    console.print("  • Run individual evals with [cyan]--verbose[/cyan] for details")
+    console.print("  • Use [cyan]--llm-judge[/cyan] if tool names differ semantically")
+    console.print()
