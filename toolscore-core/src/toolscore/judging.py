@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
 
-from toolscore.errors import MissingPluginError
+from toolscore.errors import MissingPluginError, ToolscoreError
 from toolscore.model import ToolCall
 
 if TYPE_CHECKING:
@@ -35,6 +35,7 @@ __all__ = [
 ]
 
 _INSTALL_HINT = "install toolscore-judge (pip install toolscore-judge)"
+
 
 class _HasPairs(Protocol):
     @property
@@ -101,11 +102,13 @@ def _error(message: str, config: JudgeConfig | None, provider: str | None) -> di
     return out
 
 
-def _describe(exc: Exception) -> str:
+def _describe(exc: Exception, provider: str) -> str:
+    """Our own failures carry a readable message; anything else is a judge plugin's bug."""
     text = str(exc)
-    if isinstance(exc, (ValueError, RuntimeError, OSError, LookupError)) and text:
+    if isinstance(exc, (ValueError, RuntimeError, OSError, ToolscoreError)) and text:
         return text.splitlines()[0]
-    return (f"{type(exc).__name__}: {text}" if text else type(exc).__name__).splitlines()[0]
+    detail = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return f"judge {provider!r} failed: {detail}".splitlines()[0]
 
 
 def run_judge(
@@ -159,7 +162,7 @@ def run_judge(
         warnings.warn(str(exc) or _INSTALL_HINT, UserWarning, stacklevel=3)
         return None
     except Exception as exc:
-        return _error(_describe(exc), config, provider)
+        return _error(_describe(exc, provider), config, provider)
     if not isinstance(result, dict):
         return _error(
             f"judge {provider!r} returned {type(result).__name__}, not a mapping", config, provider
