@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from judge_support import FakeLLM, Reply, calls
-
 from toolscore.judging import run_judge
 from toolscore.model import ToolCall
 from toolscore.plugins.manager import ToolscorePluginManager

@@ -8,9 +8,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from judge_support import FakeLLM, Pairs, calls
-
 import toolscore
+from judge_support import FakeLLM, Pairs, calls
 from toolscore.errors import MissingPluginError
 from toolscore.judging import judge_config, judge_from_cli_options, judge_pairs, run_judge
 from toolscore.model import ToolCall
@@ -173,7 +172,7 @@ class _PluginJudge:
 
 
 @pytest.fixture
-def plugin_pm(judge_pm: ToolscorePluginManager) -> Iterator[ToolscorePluginManager]:
+def plugin_pm(judge_pm: ToolscorePluginManager) -> ToolscorePluginManager:
     class Plugin:
         @toolscore.hookimpl
         def toolscore_register_judges(self) -> Iterator[JudgeSpec]:
@@ -181,7 +180,7 @@ def plugin_pm(judge_pm: ToolscorePluginManager) -> Iterator[ToolscorePluginManag
                 yield JudgeSpec(name=name, factory=lambda config, n=name: _PluginJudge(n))
 
     judge_pm.register(Plugin(), name="test-judges")
-    yield judge_pm
+    return judge_pm
 
 
 def test_a_plugin_judge_is_used_by_provider_name(plugin_pm: ToolscorePluginManager) -> None:
