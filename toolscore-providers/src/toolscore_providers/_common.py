@@ -1,0 +1,357 @@
+"""Helpers shared by every extractor: duck-typed access, argument decoding, call drafts.
+
+Payloads arrive either as decoded JSON (dicts and lists) or as the SDK objects a provider's
+client returned (pydantic models, dataclasses, plain objects). Extractors never import an SDK:
+they read both forms through :func:`get`, which looks up a key in a mapping or an attribute on
+an object, so the JSON dump of an object and the object itself are read by the same code.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from json import scanner as _json_scanner
+from typing import Any
+
+from toolscore.errors import InputError
+from toolscore.model import ToolCall
+
+__all__ = [
+    "CallDraft",
+    "decode_json",
+    "finish",
+    "get",
+    "is_list",
+    "items",
+    "module_root",
+    "parse_args",
+    "plain",
+    "text_of",
+    "unreadable",
+]
+
+#: How many items confidence checks look at; enough for any realistic mix of messages, and it
+#: keeps detection cheap on huge payloads.
+SCAN_LIMIT = 500
+
+_MISSING = object()
+
+# The C scanner behind json.loads, called directly: it skips two Python-level wrappers per
+# call, which is most of the cost for the small argument strings of tool calls. Anything it
+# does not consume exactly (surrounding whitespace, errors) goes through json.loads.
+_scan_once = _json_scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
+
+
+def get(obj: Any, *names: str, default: Any = None) -> Any:
+    """The first of ``names`` that ``obj`` has with a non-None value, as a key or attribute.
+
+    Works on dicts (JSON) and SDK objects alike. Lists, strings and numbers have no fields.
+    """
+    if isinstance(obj, Mapping):
+        for name in names:
+            value = obj.get(name)
+            if value is not None:
+                return value
+        return default
+    if obj is None or isinstance(obj, (str, bytes, int, float, list, tuple)):
+        return default
+    for name in names:
+        try:
+            value = getattr(obj, name, None)
+        except Exception:
+            value = None
+        if value is not None and not callable(value):
+            return value
+    return default
+
+
+def has(obj: Any, name: str) -> bool:
+    """Whether ``obj`` carries ``name`` as a key or an attribute (even when it is None)."""
+    if isinstance(obj, Mapping):
+        return name in obj
+    if obj is None or isinstance(obj, (str, bytes, int, float, list, tuple)):
+        return False
+    try:
+        return hasattr(obj, name)
+    except Exception:
+        return False
+
+
+def is_list(value: Any) -> bool:
+    """Lists and tuples (the JSON arrays of both forms)."""
+    return isinstance(value, (list, tuple))
+
+
+def items(value: Any) -> list[Any]:
+    """``value`` as a list when it is an array, else ``[]``."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, tuple):
+        return list(value)
+    return []
+
+
+def is_object(value: Any) -> bool:
+    """A mapping or an SDK object: something with fields (not a scalar or an array)."""
+    return value is not None and not isinstance(value, (str, bytes, int, float, bool, list, tuple))
+
+
+def module_root(obj: Any) -> str:
+    """The top-level package that defined ``obj``'s class (``"openai"``, ``"anthropic"``, ...)."""
+    return type(obj).__module__.split(".", 1)[0]
+
+
+def class_name(obj: Any) -> str:
+    return type(obj).__name__
+
+
+def sample(values: list[Any]) -> list[Any]:
+    """The items a confidence check looks at: all of them, up to :data:`SCAN_LIMIT`."""
+    return values if len(values) <= SCAN_LIMIT else values[:SCAN_LIMIT]
+
+
+def unreadable(fmt: str, expected: str, payload: Any, path: str = "$") -> InputError:
+    """The error for a payload that holds nothing this format knows."""
+    return InputError(
+        f"not a {fmt} payload: expected {expected}, got {_describe(payload)}", path=path
+    )
+
+
+def _describe(payload: Any) -> str:
+    if isinstance(payload, Mapping):
+        keys = ", ".join(repr(k) for k in list(payload)[:6])
+        return f"an object with keys {keys}" if keys else "an empty object"
+    if isinstance(payload, (list, tuple)):
+        return f"an array of {len(payload)} items"
+    if payload is None:
+        return "null"
+    return type(payload).__name__
+
+
+# -- values ------------------------------------------------------------------------------------
+
+
+def parse_args(value: Any) -> tuple[Mapping[str, Any], str | None]:
+    """Arguments as a mapping, plus the JSON error when a string could not be decoded.
+
+    * a mapping is used as it is (SDK objects are converted with :func:`plain`);
+    * a JSON string is decoded; ``""`` and ``null`` mean no arguments;
+    * a string that is not JSON is kept as ``{"raw": value}`` and the error returned, so the
+      caller can report it instead of silently scoring ``{}``;
+    * any other JSON value (a number, an array) becomes ``{"value": value}``.
+    """
+    if isinstance(value, dict):
+        return value, None
+    if isinstance(value, str):
+        try:
+            decoded, end = _scan_once(value, 0)
+            if end != len(value):
+                raise ValueError
+        except (StopIteration, ValueError, RecursionError):
+            if not value.strip():
+                return {}, None
+            try:
+                decoded = json.loads(value)
+            except (ValueError, RecursionError) as exc:
+                return {"raw": value}, _json_error(exc)
+        return _wrap(decoded), None
+    if value is None:
+        return {}, None
+    return _wrap(plain(value)), None
+
+
+def _wrap(decoded: Any) -> Mapping[str, Any]:
+    if isinstance(decoded, dict):
+        return decoded
+    if decoded is None:
+        return {}
+    return {"value": decoded}
+
+
+def _json_error(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return "arguments are nested too deeply to decode"
+    return f"invalid JSON arguments: {exc}"
+
+
+def decode_json(value: Any) -> Any:
+    """A JSON-string value decoded when possible (tool results often are), else unchanged."""
+    if isinstance(value, str) and value[:1] in ("{", "[", '"'):
+        try:
+            return json.loads(value)
+        except (ValueError, RecursionError):
+            return value
+    return value
+
+
+def plain(value: Any, _depth: int = 0) -> Any:
+    """A JSON-like copy of an SDK value: pydantic models dumped, dataclasses and mappings walked.
+
+    Plain JSON values come back unchanged (no copy). Unknown objects are kept as they are.
+    """
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if _depth > 50:
+        return value
+    if isinstance(value, dict):
+        if all(v is None or isinstance(v, (str, int, float, bool)) for v in value.values()):
+            return value
+        return {k: plain(v, _depth + 1) for k, v in value.items()}
+    if isinstance(value, Mapping):
+        return {k: plain(v, _depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v, _depth + 1) for v in value]
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        try:
+            return dump(mode="json", exclude_none=True)
+        except Exception:
+            return value
+    fields = getattr(value, "__dataclass_fields__", None)
+    if isinstance(fields, Mapping):
+        return {
+            name: plain(getattr(value, name, None), _depth + 1)
+            for name in fields
+            if not name.startswith("_")
+        }
+    return value
+
+
+def text_of(content: Any) -> Any:
+    """The text of a message's content: a string as is, text parts joined with newlines.
+
+    Content that holds no text (images, structured data) is returned in JSON form.
+    """
+    if content is None or isinstance(content, str):
+        return content
+    if isinstance(content, (list, tuple)):
+        texts: list[str] = []
+        for part in content:
+            if isinstance(part, str):
+                texts.append(part)
+                continue
+            text = get(part, "text")
+            if isinstance(text, str):
+                texts.append(text)
+            else:
+                return plain(content)
+        return "\n".join(texts)
+    return plain(content)
+
+
+def number(value: Any) -> float | None:
+    """A finite JSON number as float; bools, strings and others are not numbers."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    result = float(value)
+    return result if result == result and result not in (float("inf"), float("-inf")) else None
+
+
+# -- drafts ------------------------------------------------------------------------------------
+
+
+class CallDraft:
+    """A call being assembled; results and errors may arrive later in the payload."""
+
+    __slots__ = (
+        "args",
+        "duration",
+        "error",
+        "id",
+        "is_error",
+        "metadata",
+        "result",
+        "timestamp",
+        "tool",
+    )
+
+    def __init__(
+        self,
+        tool: str,
+        args: Mapping[str, Any],
+        *,
+        id: Any = None,
+        metadata: dict[str, Any],
+    ) -> None:
+        self.tool = tool
+        self.args = args
+        self.id: str | None = None if id is None or id == "" else str(id)
+        self.metadata = metadata
+        self.result: Any = None
+        self.error: str | None = None
+        self.is_error = False
+        self.duration: float | None = None
+        self.timestamp: float | None = None
+
+    def fail(self, message: Any) -> None:
+        """Mark the call failed; ``message`` (any value) becomes the error text when non-empty."""
+        self.is_error = True
+        if message is not None and message != "" and self.error is None:
+            self.error = (
+                message
+                if isinstance(message, str)
+                else json.dumps(plain(message), default=str, ensure_ascii=False)
+            )
+
+    def build(self) -> ToolCall:
+        return ToolCall(
+            tool=self.tool,
+            args=self.args,
+            result=self.result,
+            error=self.error,
+            is_error=self.is_error or bool(self.error),
+            duration=self.duration,
+            timestamp=self.timestamp,
+            id=self.id,
+            metadata=self.metadata,
+        )
+
+
+def new_draft(
+    fmt: str,
+    name: Any,
+    raw_args: Any,
+    *,
+    id: Any = None,
+    kind: str | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> CallDraft | None:
+    """A draft for a named call, its arguments decoded; ``None`` when the name is empty."""
+    if not isinstance(name, str):
+        if name is None or isinstance(name, (dict, list, tuple, bool)):
+            return None
+        name = str(name)
+    if not name:
+        return None
+    args, problem = parse_args(raw_args)
+    metadata: dict[str, Any] = {"format": fmt}
+    if kind is not None:
+        metadata["kind"] = kind
+    if extra:
+        metadata.update(extra)
+    if problem is not None:
+        metadata["args_parse_error"] = problem
+    if isinstance(id, bool) or not isinstance(id, (str, int)):
+        id = None
+    return CallDraft(name, args, id=id, metadata=metadata)
+
+
+def finish(drafts: Iterable[CallDraft]) -> list[ToolCall]:
+    """Build the frozen calls, in order."""
+    return [draft.build() for draft in drafts]
+
+
+class ResultIndex:
+    """Drafts by call id, so that results found later in a payload attach to their call."""
+
+    def __init__(self) -> None:
+        self._by_id: dict[str, CallDraft] = {}
+
+    def add(self, draft: CallDraft) -> None:
+        if draft.id is not None:
+            self._by_id.setdefault(draft.id, draft)
+
+    def find(self, call_id: Any) -> CallDraft | None:
+        if call_id is None or isinstance(call_id, (bool, dict, list, tuple)):
+            return None
+        return self._by_id.get(str(call_id))

@@ -1,0 +1,161 @@
+"""Style tags for messages, shared by the confidence checks of the chat-style extractors.
+
+Several providers use ``{"role": ..., "content": ...}`` messages, so a message list is
+attributed by the *markers* it carries anywhere in the list, not by its first item: OpenAI's
+``tool_calls[*].function`` and ``role: "tool"``, Anthropic's typed content blocks, LangChain's
+``type: "ai"`` messages, and so on. Every extractor rates a list from the same tally, so their
+ratings stay consistent with each other.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from toolscore_providers._common import class_name, get, has, is_list, items, module_root, sample
+
+ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function", "model"})
+
+ANTHROPIC_BLOCKS = frozenset(
+    {
+        "tool_use",
+        "tool_result",
+        "server_tool_use",
+        "mcp_tool_use",
+        "mcp_tool_result",
+        "thinking",
+        "redacted_thinking",
+        "document",
+        "search_result",
+        "container_upload",
+    }
+)
+LANGCHAIN_TYPES = frozenset(
+    {
+        "human",
+        "ai",
+        "tool",
+        "system",
+        "chat",
+        "function",
+        "remove",
+        "AIMessageChunk",
+        "HumanMessageChunk",
+        "ToolMessageChunk",
+        "SystemMessageChunk",
+        "ChatMessageChunk",
+    }
+)
+CLAUDE_SDK_TYPES = frozenset({"assistant", "user", "system", "result", "stream_event"})
+PYDANTIC_AI_KINDS = frozenset({"request", "response"})
+
+
+def _block_type(block: Any) -> Any:
+    return get(block, "type")
+
+
+def _is_anthropic_block(block: Any) -> bool:
+    kind = _block_type(block)
+    if not isinstance(kind, str):
+        return False
+    if kind in ANTHROPIC_BLOCKS or kind.endswith("_tool_result"):
+        return True
+    # Anthropic images and documents carry a "source"; OpenAI's carry "image_url".
+    return kind == "image" and get(block, "source") is not None
+
+
+def _tool_call_tags(entry: Any, out: set[str]) -> None:
+    if get(entry, "function") is not None or get(entry, "custom") is not None:
+        out.add("openai")
+    elif get(entry, "name") is not None and (
+        get(entry, "args") is not None or get(entry, "type") == "tool_call"
+    ):
+        out.add("langchain_calls")
+
+
+def tags(message: Any) -> frozenset[str]:
+    """What a message looks like: a set of style tags (empty for non-messages)."""
+    out: set[str] = set()
+    root = module_root(message)
+    if root in ("langchain_core", "langchain"):
+        return frozenset({"langchain"})
+    if root == "claude_agent_sdk":
+        return frozenset({"claude_sdk"})
+    role = get(message, "role")
+    kind = get(message, "type")
+    content = get(message, "content")
+    if isinstance(role, str) and role in ROLES:
+        out.add("role")
+        if role in ("tool", "function", "developer", "system"):
+            out.add("openai" if role != "system" or isinstance(content, str) else "role")
+        if role == "model":
+            out.add("gemini")
+    if get(message, "lc") is not None and is_list(get(message, "id")):
+        out.add("langchain")
+    elif isinstance(kind, str):
+        if (
+            kind in LANGCHAIN_TYPES
+            and role is None
+            and (get(message, "content") is not None or isinstance(get(message, "data"), dict))
+        ):
+            out.add("langchain")
+        if kind in CLAUDE_SDK_TYPES and role is None and get(message, "message") is not None:
+            out.add("claude_sdk")
+    elif class_name(message) in ("AIMessage", "HumanMessage", "ToolMessage", "SystemMessage"):
+        out.add("langchain")
+    for entry in items(get(message, "tool_calls")):
+        _tool_call_tags(entry, out)
+    if get(message, "function_call") is not None and role is not None:
+        out.add("openai")
+    if role == "tool" and get(message, "tool_call_id") is not None:
+        out.add("openai")
+    if is_list(content):
+        for block in content[:50]:
+            if _is_anthropic_block(block):
+                out.add("anthropic")
+            elif (
+                _block_type(block) is None
+                and get(block, "name") is not None
+                and get(block, "input") is not None
+                and get(block, "id") is not None
+            ) or (_block_type(block) is None and get(block, "tool_use_id") is not None):
+                out.add("claude_sdk")
+    parts = get(message, "parts")
+    if is_list(parts):
+        if (
+            isinstance(get(message, "kind"), str) and get(message, "kind") in PYDANTIC_AI_KINDS
+        ) or any(get(p, "part_kind") is not None for p in parts[:50]):
+            out.add("pydantic_ai")
+        else:
+            out.add("gemini")
+    if (
+        not out.intersection({"claude_sdk", "langchain"})
+        and get(message, "model") is not None
+        and has(message, "parent_tool_use_id")
+        and is_list(content)
+    ):
+        out.add("claude_sdk")
+    return frozenset(out)
+
+
+def tally(values: Iterable[Any]) -> Counter[str]:
+    """How many messages carry each tag, plus ``"_n"`` (messages) and ``"_other"`` (non-messages)."""
+    counts: Counter[str] = Counter()
+    for value in values:
+        counts["_n"] += 1
+        found = tags(value)
+        if not found:
+            counts["_other"] += 1
+        counts.update(found)
+    return counts
+
+
+def message_tally(values: list[Any]) -> Counter[str]:
+    return tally(sample(values))
+
+
+def mostly_messages(counts: Counter[str]) -> bool:
+    """At least one message, and at most a quarter of the items are not messages."""
+    n = counts["_n"]
+    return n > 0 and counts["_other"] * 4 <= n

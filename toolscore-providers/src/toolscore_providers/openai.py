@@ -1,0 +1,387 @@
+"""OpenAI: Chat Completions, the Responses API, and both of their streams.
+
+Reads:
+
+* a chat completion (``choices[*].message``) or a list of them; ``tool_calls`` entries of type
+  ``function`` (JSON ``arguments``) and ``custom`` (free-form ``input``, kept as
+  ``{"input": text}``), and the legacy ``function_call`` of a message without ``tool_calls``;
+* chat message lists, bare or as ``{"messages": [...]}`` (a request body or a saved
+  conversation): ``role: "tool"`` messages give the result of the call with their
+  ``tool_call_id``, ``role: "function"`` messages that of the legacy call with their name;
+* streamed chat chunks (``choices[*].delta``), fragments merged per choice and ``index``;
+* a Responses API response (``output`` items, see :mod:`toolscore_providers._responses`), a list
+  of Responses items (an input list with ``function_call_output`` items), and streamed
+  Responses events (``response.output_item.added``, ``...arguments.delta``, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from toolscore.model import ToolCall
+
+from toolscore_providers import _responses
+from toolscore_providers._common import (
+    CallDraft,
+    ResultIndex,
+    decode_json,
+    finish,
+    get,
+    is_list,
+    is_object,
+    items,
+    module_root,
+    new_draft,
+    parse_args,
+    sample,
+    text_of,
+    unreadable,
+)
+from toolscore_providers._shapes import message_tally, mostly_messages
+
+FORMAT = "openai"
+
+_EXPECTED = (
+    "a chat completion (choices), chat messages (messages), stream chunks, "
+    "a Responses API response (output) or Responses items/events"
+)
+
+
+# -- confidence ----------------------------------------------------------------------------------
+
+
+def _is_chunk(value: Any) -> bool:
+    if get(value, "object") == "chat.completion.chunk":
+        return True
+    choices = items(get(value, "choices"))
+    return bool(choices) and get(choices[0], "delta") is not None
+
+
+def _is_completion(value: Any) -> bool:
+    if get(value, "object") == "chat.completion":
+        return True
+    choices = items(get(value, "choices"))
+    return bool(choices) and get(choices[0], "message") is not None
+
+
+def _list_confidence(values: list[Any]) -> float:
+    if not values:
+        return 0.0
+    window = sample(values)
+    n = len(window)
+    chunks = sum(1 for v in window if _is_chunk(v))
+    if chunks and chunks * 2 >= n:
+        return 0.95
+    completions = sum(1 for v in window if _is_completion(v))
+    if completions and completions * 2 >= n:
+        return 0.9
+    events = sum(1 for v in window if _responses.is_stream_event(v))
+    if events and events * 2 >= n:
+        return 0.95
+    response_items = sum(1 for v in window if _responses.is_item(v))
+    if response_items:
+        messages = sum(1 for v in window if _responses.is_message_item(v))
+        if response_items + messages == n:
+            return 0.85
+    return _messages_confidence(values)
+
+
+def _messages_confidence(values: list[Any]) -> float:
+    counts = message_tally(values)
+    if not mostly_messages(counts) or not counts["role"]:
+        return 0.0
+    foreign = (
+        counts["anthropic"]
+        + counts["langchain"]
+        + counts["gemini"]
+        + counts["claude_sdk"]
+        + counts["pydantic_ai"]
+    )
+    if counts["openai"] and not foreign:
+        return 0.9
+    if foreign:
+        return 0.1
+    if counts["langchain_calls"]:
+        return 0.3
+    # Plain role/content messages without tool markers: OpenAI's is the generic chat layout.
+    return 0.5
+
+
+def confidence(payload: Any) -> float:
+    if module_root(payload) == "openai":
+        return 1.0
+    if isinstance(payload, (list, tuple)):
+        return _list_confidence(list(payload))
+    if not is_object(payload):
+        return 0.0
+    kind = get(payload, "object")
+    if kind in ("chat.completion", "chat.completion.chunk", "response"):
+        return 1.0
+    if _is_completion(payload) or _is_chunk(payload):
+        return 0.95
+    output = get(payload, "output")
+    if (
+        is_list(output)
+        and output
+        and all(
+            _responses.is_item(v) or _responses.is_message_item(v) for v in sample(list(output))
+        )
+    ):
+        return 0.9
+    messages = get(payload, "messages")
+    if is_list(messages):
+        score = _messages_confidence(list(messages))
+        return max(score, 0.3) if messages == [] and get(payload, "model") is not None else score
+    if _responses.is_stream_event(payload):
+        return 0.9
+    if get(payload, "role") == "assistant" and (
+        get(payload, "tool_calls") is not None or get(payload, "function_call") is not None
+    ):
+        return 0.8 if "openai" in message_tally([payload]) else 0.0
+    if get(payload, "type") in _responses.CALL_TYPES:
+        return 0.7
+    return 0.0
+
+
+# -- extraction ----------------------------------------------------------------------------------
+
+
+class _Reader:
+    """Calls found so far, with the indexes that let later results find their call."""
+
+    def __init__(self) -> None:
+        self.drafts: list[CallDraft] = []
+        self.index = ResultIndex()
+        #: Legacy function calls still waiting for a ``role: "function"`` result, by name.
+        self.legacy: dict[str, list[CallDraft]] = {}
+
+    def add(self, draft: CallDraft | None) -> None:
+        if draft is not None:
+            self.drafts.append(draft)
+            self.index.add(draft)
+
+    # chat messages
+
+    def message(self, message: Any) -> None:
+        role = get(message, "role")
+        if role == "tool":
+            draft = self.index.find(get(message, "tool_call_id"))
+            if draft is not None:
+                draft.result = decode_json(text_of(get(message, "content")))
+            return
+        if role == "function":
+            name = get(message, "name")
+            waiting = self.legacy.get(name) if isinstance(name, str) else None
+            if waiting:
+                waiting.pop(0).result = decode_json(text_of(get(message, "content")))
+            return
+        tool_calls = get(message, "tool_calls")
+        if is_list(tool_calls) and tool_calls:
+            for entry in tool_calls:
+                self.add(_tool_call(entry))
+            return
+        legacy = get(message, "function_call")
+        if legacy is not None:
+            draft = new_draft(
+                FORMAT, get(legacy, "name"), get(legacy, "arguments"), kind="function_call"
+            )
+            if draft is not None:
+                self.add(draft)
+                self.legacy.setdefault(draft.tool, []).append(draft)
+
+    def completion(self, completion: Any) -> None:
+        for choice in items(get(completion, "choices")):
+            message = get(choice, "message")
+            if message is not None:
+                self.message(message)
+
+    # Responses items
+
+    def item(self, item: Any) -> None:
+        draft = _responses.call_from_item(item, FORMAT)
+        if draft is not None:
+            self.add(draft)
+        elif not _responses.apply_output(item, self.index) and get(item, "role") is not None:
+            self.message(item)
+
+    # any list
+
+    def values(self, values: list[Any]) -> None:
+        if any(_is_chunk(v) for v in sample(values)):
+            for draft in _merge_chunks([v for v in values if _is_chunk(v)]):
+                self.add(draft)
+            return
+        if any(_responses.is_stream_event(v) for v in sample(values)):
+            for item in _responses.items_from_events(values):
+                self.item(item)
+            return
+        for value in values:
+            if get(value, "choices") is not None:
+                self.completion(value)
+            elif get(value, "type") is not None and get(value, "role") is None:
+                self.item(value)
+            elif is_list(get(value, "output")):
+                for item in items(get(value, "output")):
+                    self.item(item)
+            else:
+                self.message(value)
+
+
+def _tool_call(entry: Any) -> CallDraft | None:
+    """One ``tool_calls`` entry of a chat message (fast path for plain dicts)."""
+    if type(entry) is dict:
+        function = entry.get("function")
+        if type(function) is dict:
+            name = function.get("name")
+            if name and type(name) is str:
+                args, problem = parse_args(function.get("arguments"))
+                metadata: dict[str, Any] = {"format": FORMAT, "kind": "tool_calls"}
+                if problem is not None:
+                    metadata["args_parse_error"] = problem
+                return CallDraft(name, args, id=entry.get("id"), metadata=metadata)
+    kind = get(entry, "type")
+    function = get(entry, "function")
+    if function is not None and kind in (None, "function"):
+        return new_draft(
+            FORMAT,
+            get(function, "name"),
+            get(function, "arguments"),
+            id=get(entry, "id"),
+            kind="tool_calls",
+        )
+    custom = get(entry, "custom")
+    if custom is not None and kind in (None, "custom"):
+        text = get(custom, "input")
+        return new_draft(
+            FORMAT,
+            get(custom, "name"),
+            {"input": text if isinstance(text, str) else ""},
+            id=get(entry, "id"),
+            kind="custom",
+        )
+    return None
+
+
+def _merge_chunks(chunks: list[Any]) -> list[CallDraft]:
+    """Join streamed ``delta.tool_calls`` fragments by (completion, choice, index)."""
+    slots: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for chunk in chunks:
+        stream = get(chunk, "id")
+        stream = stream if isinstance(stream, str) else ""
+        for position, choice in enumerate(items(get(chunk, "choices"))):
+            choice_index = get(choice, "index", default=position)
+            delta = get(choice, "delta")
+            for order, entry in enumerate(items(get(delta, "tool_calls"))):
+                slot_index = get(entry, "index", default=order)
+                slot = slots.setdefault((stream, choice_index, slot_index), {"kind": "tool_calls"})
+                _absorb(slot, entry)
+            legacy = get(delta, "function_call")
+            if legacy is not None:
+                slot = slots.setdefault(
+                    (stream, choice_index, "function_call"), {"kind": "function_call"}
+                )
+                _absorb_function(slot, legacy)
+    drafts: list[CallDraft] = []
+    for slot in slots.values():
+        if slot.get("custom"):
+            draft = new_draft(
+                FORMAT,
+                slot.get("name"),
+                {"input": slot.get("input", "")},
+                id=slot.get("id"),
+                kind="custom",
+            )
+        else:
+            draft = new_draft(
+                FORMAT,
+                slot.get("name"),
+                slot.get("arguments", ""),
+                id=slot.get("id"),
+                kind=slot["kind"],
+            )
+        if draft is not None:
+            draft.metadata["streamed"] = True
+            drafts.append(draft)
+    return drafts
+
+
+def _absorb(slot: dict[str, Any], entry: Any) -> None:
+    call_id = get(entry, "id")
+    if isinstance(call_id, str) and call_id and not slot.get("id"):
+        slot["id"] = call_id
+    custom = get(entry, "custom")
+    if custom is not None or get(entry, "type") == "custom":
+        slot["custom"] = True
+        name = get(custom, "name")
+        if isinstance(name, str) and name and not slot.get("name"):
+            slot["name"] = name
+        fragment = get(custom, "input")
+        if isinstance(fragment, str):
+            slot["input"] = slot.get("input", "") + fragment
+        return
+    function = get(entry, "function")
+    if function is not None:
+        _absorb_function(slot, function)
+
+
+def _absorb_function(slot: dict[str, Any], function: Any) -> None:
+    name = get(function, "name")
+    if isinstance(name, str) and name and not slot.get("name"):
+        slot["name"] = name
+    fragment = get(function, "arguments")
+    if isinstance(fragment, str):
+        slot["arguments"] = slot.get("arguments", "") + fragment
+    elif isinstance(fragment, Mapping):
+        slot["arguments"] = fragment
+
+
+def extract(payload: Any) -> list[ToolCall]:
+    reader = _Reader()
+    if isinstance(payload, (list, tuple)):
+        reader.values(list(payload))
+        return finish(reader.drafts)
+    if not is_object(payload):
+        raise unreadable(FORMAT, _EXPECTED, payload)
+    read = False
+    messages = get(payload, "messages")
+    if is_list(messages):
+        reader.values(list(messages))
+        read = True
+    inputs = get(payload, "input")
+    if is_list(inputs) and not read:
+        reader.values(list(inputs))
+        read = True
+    if get(payload, "choices") is not None:
+        if _is_chunk(payload):
+            reader.values([payload])
+        else:
+            reader.completion(payload)
+        read = True
+    output = get(payload, "output")
+    if is_list(output):
+        for item in output:
+            reader.item(item)
+        read = True
+    if not read:
+        if _responses.is_stream_event(payload):
+            reader.values([payload])
+        elif get(payload, "role") is not None:
+            reader.message(payload)
+        elif get(payload, "type") in _responses.CALL_TYPES:
+            reader.item(payload)
+        else:
+            raise unreadable(FORMAT, _EXPECTED, payload)
+    return finish(reader.drafts)
+
+
+class OpenAIExtractor:
+    """Chat Completions and Responses API payloads (objects or their JSON)."""
+
+    name = FORMAT
+
+    def confidence(self, payload: Any) -> float:
+        return confidence(payload)
+
+    def extract(self, payload: Any) -> list[ToolCall]:
+        return extract(payload)
