@@ -7,6 +7,7 @@ from collections.abc import Callable
 import pytest
 from judge_support import API_KEY, MODELS, PROVIDERS, FakeLLM, Pairs, calls
 from toolscore.judging import run_judge
+from toolscore.model import ToolCall
 from toolscore.plugins.manager import ToolscorePluginManager
 from toolscore_judge.config import JudgeConfig
 
@@ -132,3 +133,19 @@ def test_a_rejected_key_is_recorded_without_retries_or_leaks(
     assert result["error"].endswith("invalid api key")
     assert "sk-wrong-key-42" not in result["error"]
     assert len(llm.seen) == 1, "an auth failure is not retried"
+
+
+def test_matchers_in_expected_calls_are_shown_in_their_file_form(
+    llm: FakeLLM, make_config: Callable[..., JudgeConfig], judge_pm: ToolscorePluginManager
+) -> None:
+    from toolscore.matchers import ANY, Regex
+
+    expected = [ToolCall("lookup", {"id": Regex(r"\d+"), "trace": ANY}), ToolCall("ping", None)]
+    actual = calls(("lookup", {"id": "42", "trace": "t-1"}), ("ping", {"n": 1}))
+    result = run_judge(make_config(), expected, actual, None, plugin_manager=judge_pm)
+    assert result is not None
+    assert result["per_call_scores"] == [1.0, 1.0]
+    prompt = llm.seen[0].prompt
+    assert '"$regex": "\\\\d+"' in prompt
+    assert '"$any": true' in prompt
+    assert "(not specified: any arguments are acceptable)" in prompt
