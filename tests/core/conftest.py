@@ -12,6 +12,12 @@ from toolscore.plugins import create_plugin_manager, reset_plugin_manager
 from toolscore.plugins.manager import ToolscorePluginManager
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # ``pytest_plugins`` is only allowed in the root conftest; load pytester by hand.
+    if not config.pluginmanager.has_plugin("pytester"):
+        config.pluginmanager.import_plugin("pytester")
+
+
 @pytest.fixture
 def builtin_pm() -> ToolscorePluginManager:
     """A fresh plugin manager with only core's built-ins (no installed distributions)."""

@@ -103,7 +103,9 @@ def test_unknown_payload_is_a_type_error_naming_formats_and_install(
         "OpenAI/Anthropic/Gemini/LangGraph/PydanticAI/OpenAIAgents/ClaudeAgentSDK response, "
         "or a list of dicts with 'tool' and 'args' keys."
     )
-    assert "Formats looked for: canonical, custom" in message
+    looked_for = ", ".join(builtin_pm.get_extractors().names())
+    assert f"Formats looked for: {looked_for}." in message
+    assert "canonical" in looked_for
     assert "pip install toolscore-providers" in message
 
 

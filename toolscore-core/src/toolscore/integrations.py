@@ -58,7 +58,11 @@ _PROVIDER_FORMATS = frozenset(
     {
         "openai",
         "openai_responses",
+        "openai_chat",
         "responses",
+        "google_genai",
+        "pydanticai",
+        "jsonrpc",
         "anthropic",
         "gemini",
         "google",
