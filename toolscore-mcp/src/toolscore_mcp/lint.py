@@ -96,7 +96,7 @@ def collect_lint_rules(pm: Any = None) -> list[LintRuleSpec]:
             bad = [spec for spec in produced if not isinstance(spec, LintRuleSpec)]
             if bad:
                 raise TypeError(f"returned {type(bad[0]).__name__}, expected LintRuleSpec")
-        except Exception as exc:  # noqa: BLE001 - plugin code may raise anything
+        except Exception as exc:
             print(
                 f"toolscore: lint rules of plugin {impl.plugin_name!r} skipped: {exc}",
                 file=sys.stderr,

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 import attrs
+from toolscore.diff import FixSuggestion
 
 __all__ = [
     "FixSuggestion",
@@ -141,16 +142,3 @@ class LintIssue:
     fix: str = ""
     #: The rule that found it (``prop-type``, ``dangling-reference``, ...).
     rule: str = ""
-
-
-@attrs.frozen
-class FixSuggestion:
-    """One entry of "Top issues to fix": lower ``priority`` comes first."""
-
-    tool: str
-    problem: str
-    fix: str
-    priority: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"tool": self.tool, "problem": self.problem, "fix": self.fix, "priority": self.priority}

@@ -131,7 +131,9 @@ def _render(parsed: Any, groups: dict[int, str]) -> str:
     return "".join(out)
 
 
-def string_for_pattern(pattern: str, *, min_length: int = 0, max_length: int | None = None) -> str | None:
+def string_for_pattern(
+    pattern: str, *, min_length: int = 0, max_length: int | None = None
+) -> str | None:
     """A short string that ``re.search(pattern, s)`` accepts, within the length bounds, or None."""
     try:
         compiled = re.compile(pattern)

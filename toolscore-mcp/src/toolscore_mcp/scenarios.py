@@ -41,7 +41,11 @@ _EMPTY_VALUES: dict[str, Any] = {
 
 def schema_is_usable(schema: Mapping[str, Any]) -> bool:
     """True for a non-empty object schema with a ``properties`` mapping."""
-    return bool(schema) and schema.get("type") == "object" and isinstance(schema.get("properties"), Mapping)
+    return (
+        bool(schema)
+        and schema.get("type") == "object"
+        and isinstance(schema.get("properties"), Mapping)
+    )
 
 
 def happy_arguments(
@@ -78,7 +82,9 @@ def _edge_cases(
 ) -> list[tuple[dict[str, Any], str]]:
     properties: Mapping[str, Any] = schema.get("properties") or {}
     raw_required = schema.get("required")
-    required = [r for r in raw_required if isinstance(r, str)] if isinstance(raw_required, list) else []
+    required = (
+        [r for r in raw_required if isinstance(r, str)] if isinstance(raw_required, list) else []
+    )
     base = happy_arguments(schema, rng, ctx)
     cases: list[tuple[dict[str, Any], str]] = []
     if required:
@@ -93,7 +99,9 @@ def _edge_cases(
         cases.append((wrong, f"wrong-type value for {first!r}"))
         empties = {
             name: _EMPTY_VALUES.get(
-                primary_schema_type(effective_schema(prop if isinstance(prop, Mapping) else {}, schema)),
+                primary_schema_type(
+                    effective_schema(prop if isinstance(prop, Mapping) else {}, schema)
+                ),
                 "",
             )
             for name, prop in properties.items()
@@ -131,9 +139,16 @@ def generate_scenarios(
         rng = random.Random(tool.name)
         for index in range(max(cases_per_tool, 0)):
             scenarios.append(
-                Scenario(tool.name, happy_arguments(schema, rng, ctx), "happy", f"happy path #{index + 1}")
+                Scenario(
+                    tool.name,
+                    happy_arguments(schema, rng, ctx),
+                    "happy",
+                    f"happy path #{index + 1}",
+                )
             )
         if include_edge_cases:
             for arguments, description in _edge_cases(schema, rng, ctx):
-                scenarios.append(Scenario(tool.name, arguments, "edge", f"edge case: {description}"))
+                scenarios.append(
+                    Scenario(tool.name, arguments, "edge", f"edge case: {description}")
+                )
     return scenarios

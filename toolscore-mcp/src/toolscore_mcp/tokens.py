@@ -26,7 +26,11 @@ def estimate_tokens(text: str) -> int:
 def tool_definition_tokens(tool: MCPToolDef) -> int:
     """Tokens of the name, description and input schema as a client would serialize them."""
     payload = json.dumps(
-        {"name": tool.name, "description": tool.description or "", "inputSchema": tool.input_schema},
+        {
+            "name": tool.name,
+            "description": tool.description or "",
+            "inputSchema": tool.input_schema,
+        },
         ensure_ascii=False,
         sort_keys=True,
     )

@@ -125,7 +125,9 @@ def _is_null_branch(branch: Any) -> bool:
     return isinstance(branch, Mapping) and branch.get("type") == "null"
 
 
-def effective_schema(schema: Mapping[str, Any], root: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def effective_schema(
+    schema: Mapping[str, Any], root: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """The schema with ``$ref``, ``allOf`` and a type-less ``anyOf``/``oneOf`` folded in.
 
     Sibling keywords win over what they are merged with (``{"$ref": ..., "description": x}``
@@ -282,7 +284,9 @@ def _string(name: str, schema: Mapping[str, Any], variation: str, rng: random.Ra
     return _fit_string(value, schema, min_length, max_length)
 
 
-def _fit_string(value: str, schema: Mapping[str, Any], min_length: int, max_length: int | None) -> str:
+def _fit_string(
+    value: str, schema: Mapping[str, Any], min_length: int, max_length: int | None
+) -> str:
     """Make ``value`` satisfy the length bounds and the pattern, changing it only if needed."""
     if len(value) < min_length:
         value = value + "x" * (min_length - len(value))
@@ -406,9 +410,7 @@ def _array(
         count = rng.randint(min_items, max(min_items, min(max_items, 3)))
     values: list[Any] = []
     if isinstance(prefix, list):
-        values = [
-            _generate(f"{name}_item", item, "normal", rng, ctx, depth + 1) for item in prefix
-        ]
+        values = [_generate(f"{name}_item", item, "normal", rng, ctx, depth + 1) for item in prefix]
         count = max(count - len(values), 0) if items is not False else 0
     item_schema = items if isinstance(items, Mapping) else {}
     values.extend(

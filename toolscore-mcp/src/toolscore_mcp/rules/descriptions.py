@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from toolscore._markers import hookimpl
+
 from toolscore_mcp.lint import LintRuleSpec, ServerText
 from toolscore_mcp.model import LintIssue, MCPToolDef
 from toolscore_mcp.tokens import tool_definition_tokens

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from toolscore._markers import hookimpl
+
 from toolscore_mcp.lint import LintRuleSpec, ServerText
 from toolscore_mcp.model import LintIssue, MCPToolDef
 
@@ -15,7 +16,9 @@ FIX_NAMING = "Rename the tool to snake_case for predictable, consistent tool sel
 
 def _naming(tool: MCPToolDef, server: ServerText) -> Iterator[LintIssue]:
     if not _SNAKE_CASE.match(tool.name):
-        yield LintIssue(tool.name, "warning", f"tool name {tool.name!r} is not snake_case", FIX_NAMING)
+        yield LintIssue(
+            tool.name, "warning", f"tool name {tool.name!r} is not snake_case", FIX_NAMING
+        )
 
 
 @hookimpl

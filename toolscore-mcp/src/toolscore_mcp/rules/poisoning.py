@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 
 from toolscore._markers import hookimpl
+
 from toolscore_mcp.lint import LintRuleSpec, ServerText
 from toolscore_mcp.model import LintIssue, Severity
 from toolscore_mcp.rules.text import model_texts

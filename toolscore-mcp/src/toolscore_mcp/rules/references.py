@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from toolscore._markers import hookimpl
+
 from toolscore_mcp.lint import LintRuleSpec, ServerText
 from toolscore_mcp.model import LintIssue
 from toolscore_mcp.rules.text import model_texts, schema_names
@@ -75,7 +76,11 @@ def _dangling(server: ServerText) -> Iterator[LintIssue]:
                 if name in known or (owner, name) in reported:
                     continue
                 says_tool = _FOLLOWED_BY_TOOL.match(text, match.end()) is not None
-                if pattern is _VERB_QUOTED and not says_tool and not _LOOKS_LIKE_TOOL.fullmatch(name):
+                if (
+                    pattern is _VERB_QUOTED
+                    and not says_tool
+                    and not _LOOKS_LIKE_TOOL.fullmatch(name)
+                ):
                     continue
                 if not says_tool and _NOT_A_TOOL.match(text, match.end()):
                     continue

@@ -10,13 +10,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from toolscore._markers import hookimpl
+
 from toolscore_mcp.lint import LintRuleSpec, ServerText
 from toolscore_mcp.model import LintIssue, MCPToolDef
 
 FIX_INPUT_SCHEMA = (
     "Define an object inputSchema with typed properties so clients know how to call the tool."
 )
-FIX_SCHEMA_TYPE = "Add '\"type\": \"object\"' to the inputSchema."
+FIX_SCHEMA_TYPE = 'Add \'"type": "object"\' to the inputSchema.'
 FIX_PROP_TYPE = (
     "Give the property a JSON-schema type (and an enum where the values are fixed) so the "
     "model does not have to guess."
@@ -63,7 +64,9 @@ def _properties(tool: MCPToolDef) -> Mapping[str, Any] | None:
 def _prop_type(tool: MCPToolDef, server: ServerText) -> Iterator[LintIssue]:
     for name, prop in (_properties(tool) or {}).items():
         if not is_typed(prop):
-            yield LintIssue(tool.name, "error", f"property {name!r} is missing a 'type'", FIX_PROP_TYPE)
+            yield LintIssue(
+                tool.name, "error", f"property {name!r} is missing a 'type'", FIX_PROP_TYPE
+            )
 
 
 def _required_unknown(tool: MCPToolDef, server: ServerText) -> Iterator[LintIssue]:
@@ -85,7 +88,10 @@ def _no_required(tool: MCPToolDef, server: ServerText) -> Iterator[LintIssue]:
     properties = _properties(tool)
     if properties and not isinstance(tool.input_schema.get("required"), list):
         yield LintIssue(
-            tool.name, "warning", "properties defined but no 'required' list declared", FIX_NO_REQUIRED
+            tool.name,
+            "warning",
+            "properties defined but no 'required' list declared",
+            FIX_NO_REQUIRED,
         )
 
 

@@ -1,0 +1,368 @@
+"""The MCP client: the official SDK's ``ClientSession`` over stdio, streamable HTTP or SSE.
+
+The SDK does the handshake (``initialize``) and the JSON-RPC plumbing. ``tools/list`` and
+``tools/call`` go through the session's dispatcher as raw requests: the scorecard must see
+what the server really sent (a tool without ``"type": "object"`` is a lint finding, not a
+reason to refuse the whole list), and it checks ``outputSchema`` itself so that a mismatch is
+a finding rather than an exception.
+
+Every failure becomes an :class:`~toolscore_mcp.errors.MCPError` with a one-line message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import shlex
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from types import TracebackType
+from typing import Any, BinaryIO, Literal
+
+import attrs
+
+if sys.version_info < (3, 11):  # pragma: no cover
+    from exceptiongroup import BaseExceptionGroup
+
+from toolscore_mcp.errors import MCPConnectionClosed, MCPError, MCPProtocolError, MCPTimeoutError
+from toolscore_mcp.model import MCPToolDef, MCPToolResult, ServerDetails
+
+__all__ = ["MCPConnection", "ServerTarget", "quiet_sdk_logging"]
+
+_MAX_PAGES = 100
+_CONNECTION_CLOSED = -32000
+_REQUEST_TIMEOUT = -32001
+Transport = Literal["stdio", "http", "sse"]
+
+
+@attrs.frozen
+class ServerTarget:
+    """Where the server under test is and how to reach it."""
+
+    transport: Transport = "stdio"
+    #: argv for stdio.
+    command: tuple[str, ...] = ()
+    #: Extra environment for a stdio server (merged over ours).
+    env: Mapping[str, str] = attrs.field(factory=dict)
+    cwd: str | None = None
+    #: URL for HTTP and SSE.
+    url: str = ""
+    #: Extra HTTP headers (authentication).
+    headers: Mapping[str, str] = attrs.field(factory=dict)
+    #: The server's name in a config file, when it came from one.
+    name: str = ""
+
+    def describe(self) -> str:
+        if self.transport == "stdio":
+            return shlex.join(self.command)
+        return self.url
+
+
+def quiet_sdk_logging() -> None:
+    """Keep the SDK's log records (tracebacks for junk stdout lines) off the terminal."""
+    logger = logging.getLogger("mcp")
+    if not logger.handlers:
+        logger.addHandler(logging.NullHandler())
+    logger.propagate = False
+
+
+def _leaf(exc: BaseException) -> BaseException:
+    """The first real exception inside (possibly nested) exception groups."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+class MCPConnection:
+    """One live session with a server; an async context manager.
+
+    ``details`` holds what the handshake told; ``junk_lines`` counts stdout lines that were
+    not JSON-RPC; ``closed`` turns true once the server is gone.
+    """
+
+    def __init__(self, target: ServerTarget, timeout: float = 30.0) -> None:
+        self.target = target
+        self.timeout = timeout
+        self.details = ServerDetails(target=target.describe(), transport=target.transport)
+        self.junk_lines = 0
+        self.first_junk = ""
+        self.closed = False
+        self._stack = contextlib.AsyncExitStack()
+        self._stderr: BinaryIO | None = None
+        self._dispatcher: Any = None
+        self._headers: dict[str, str] = {}
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    async def __aenter__(self) -> MCPConnection:
+        try:
+            await self._open()
+        except BaseException as exc:
+            await self._close_quietly()
+            leaf = _leaf(exc)
+            if isinstance(leaf, MCPError):
+                raise leaf from None
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise
+            raise self._launch_error(leaf) from None
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self._close_quietly()
+
+    async def aclose(self) -> None:
+        await self._close_quietly()
+
+    async def _close_quietly(self) -> None:
+        self.closed = True
+        with contextlib.suppress(Exception, BaseExceptionGroup):
+            await self._stack.aclose()
+        if self._stderr is not None:
+            with contextlib.suppress(OSError):
+                self._stderr.close()
+            self._stderr = None
+
+    async def _open(self) -> None:
+        from toolscore_mcp.sdk import load_client_modules
+
+        load_client_modules()
+        import mcp_types as types
+        from mcp.client.session import ClientSession
+        from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
+
+        read, write = await self._stack.enter_async_context(self._transport())
+        self._dispatcher = JSONRPCDispatcher(read, write)
+        session = ClientSession(
+            dispatcher=self._dispatcher,
+            read_timeout_seconds=self.timeout,
+            message_handler=self._on_message,
+            client_info=types.Implementation(name="toolscore", version=_version()),
+        )
+        await self._stack.enter_async_context(session)
+        try:
+            result = await session.initialize()
+        except Exception as exc:
+            raise self._request_error("initialize", _leaf(exc)) from None
+        from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
+
+        version = session.protocol_version or ""
+        self._headers = {MCP_PROTOCOL_VERSION_HEADER: version} if version else {}
+        info = result.server_info
+        capabilities = result.capabilities.model_dump(by_alias=True, mode="json", exclude_none=True)
+        self.details = attrs.evolve(
+            self.details,
+            name=info.name if info else "",
+            version=info.version if info else "",
+            protocol_version=version,
+            instructions=result.instructions if isinstance(result.instructions, str) else None,
+            capabilities=capabilities,
+        )
+
+    def _transport(self) -> Any:
+        target = self.target
+        if target.transport == "stdio":
+            from mcp.client.stdio import StdioServerParameters, stdio_client
+
+            if not target.command:
+                raise MCPError("No MCP server command given.")
+            self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _close_quietly
+            params = StdioServerParameters(
+                command=target.command[0],
+                args=list(target.command[1:]),
+                env={**os.environ, **target.env},
+                cwd=target.cwd,
+            )
+            return stdio_client(params, errlog=self._stderr)  # type: ignore[arg-type]
+        import httpx2
+
+        timeout = httpx2.Timeout(self.timeout, read=max(self.timeout, 300.0))
+        if target.transport == "sse":
+            from mcp.client.sse import sse_client
+
+            return sse_client(
+                target.url,
+                headers=dict(target.headers),
+                timeout=self.timeout,
+                sse_read_timeout=max(self.timeout, 300.0),
+            )
+        from mcp.client.streamable_http import streamable_http_client
+
+        client = httpx2.AsyncClient(headers=dict(target.headers), timeout=timeout)
+        self._stack.push_async_callback(client.aclose)
+        return streamable_http_client(target.url, http_client=client)
+
+    async def _on_message(self, message: Any) -> None:
+        if isinstance(message, Exception):
+            self.junk_lines += 1
+            if not self.first_junk:
+                self.first_junk = _junk_excerpt(message)
+
+    # -- diagnostics -------------------------------------------------------------------------
+
+    def stderr_tail(self, limit: int = 2000) -> str:
+        """The last ``limit`` characters the server wrote to stderr (stdio only)."""
+        if self._stderr is None:
+            return ""
+        try:
+            self._stderr.flush()
+            size = self._stderr.seek(0, os.SEEK_END)
+            self._stderr.seek(max(size - limit, 0))
+            return self._stderr.read().decode("utf-8", "replace")[-limit:]
+        except (OSError, ValueError):
+            return ""
+
+    def _stderr_hint(self) -> str:
+        lines = [line.strip() for line in self.stderr_tail().splitlines() if line.strip()]
+        return f" stderr: {lines[-1]}" if lines else ""
+
+    def _junk_hint(self) -> str:
+        if not self.junk_lines:
+            return ""
+        return (
+            f" The server wrote {self.junk_lines} non-JSON-RPC line(s) to stdout"
+            f" (first: {self.first_junk!r}); stdout must carry only protocol messages."
+        )
+
+    def _launch_error(self, exc: BaseException) -> MCPError:
+        if isinstance(exc, OSError) and self.target.transport == "stdio":
+            return MCPError(
+                f"Failed to launch MCP server {list(self.target.command)}: {_one_line(str(exc))}"
+            )
+        where = self.target.describe()
+        text = _one_line(str(exc)) or type(exc).__name__
+        return MCPError(f"Could not connect to MCP server at {where}: {text}")
+
+    def _request_error(self, method: str, exc: BaseException) -> MCPError:
+        code = getattr(exc, "code", None)
+        if isinstance(exc, TimeoutError) or code == _REQUEST_TIMEOUT:
+            return MCPTimeoutError(
+                f"Timed out after {self.timeout}s waiting for response to {method!r}."
+                + self._junk_hint()
+                + self._stderr_hint()
+            )
+        if code == _CONNECTION_CLOSED:
+            self.closed = True
+            what = "exited" if self.target.transport == "stdio" else "closed the connection"
+            return MCPConnectionClosed(
+                f"MCP server {what} before responding to {method!r}."
+                + self._junk_hint()
+                + self._stderr_hint()
+            )
+        if isinstance(code, int):
+            text = _one_line(str(exc))
+            return MCPProtocolError(
+                f"MCP error for {method!r} (code={code}): {text}", code=code, rpc_message=text
+            )
+        if isinstance(exc, MCPError):
+            return exc
+        return MCPError(
+            f"MCP request {method!r} failed: {_one_line(str(exc)) or type(exc).__name__}"
+        )
+
+    # -- requests ----------------------------------------------------------------------------
+
+    async def request(
+        self, method: str, params: Mapping[str, Any] | None, timeout: float | None = None
+    ) -> dict[str, Any]:
+        """Send one request; the raw ``result`` dict, or an :class:`MCPError`."""
+        if self.closed:
+            raise MCPConnectionClosed(f"MCP server has exited; cannot send {method!r}.")
+        opts: dict[str, Any] = {"timeout": timeout if timeout is not None else self.timeout}
+        if self._headers:
+            opts["headers"] = dict(self._headers)
+        try:
+            result: dict[str, Any] = await self._dispatcher.send_raw_request(method, params, opts)
+        except Exception as exc:
+            raise self._request_error(method, _leaf(exc)) from None
+        return result
+
+    async def list_tools(self) -> list[MCPToolDef]:
+        """Every tool, following ``nextCursor``; non-object entries are skipped."""
+        tools: list[MCPToolDef] = []
+        cursor: Any = None
+        seen: set[str] = set()
+        for _ in range(_MAX_PAGES):
+            result = await self.request("tools/list", {"cursor": cursor} if cursor else None)
+            entries = result.get("tools")
+            if isinstance(entries, list):
+                tools.extend(MCPToolDef.from_wire(t) for t in entries if isinstance(t, Mapping))
+            cursor = result.get("nextCursor")
+            if not cursor:
+                return tools
+            if not isinstance(cursor, str) or cursor in seen:
+                raise MCPError(f"tools/list returned a repeated or invalid cursor {cursor!r}.")
+            seen.add(cursor)
+        raise MCPError(f"tools/list returned more than {_MAX_PAGES} pages.")
+
+    async def call_tool(
+        self, name: str, arguments: Mapping[str, Any], timeout: float | None = None
+    ) -> MCPToolResult:
+        """Call a tool. A JSON-RPC error answer is returned as ``is_error=True``, not raised;
+        timeouts and a lost connection raise."""
+        start = time.perf_counter()
+        try:
+            raw = await self.request(
+                "tools/call", {"name": name, "arguments": dict(arguments)}, timeout
+            )
+        except MCPProtocolError as exc:
+            error = {"code": exc.code, "message": exc.rpc_message}
+            return MCPToolResult(
+                content=error,
+                is_error=True,
+                duration=time.perf_counter() - start,
+                raw={"error": error},
+                rpc_error_code=exc.code,
+            )
+        duration = time.perf_counter() - start
+        return MCPToolResult(
+            content=raw.get("content", []),
+            is_error=bool(raw.get("isError")),
+            duration=duration,
+            structured=raw.get("structuredContent"),
+            raw=raw,
+        )
+
+    async def ping(self, timeout: float) -> bool:
+        """Is the server still answering?"""
+        try:
+            await self.request("ping", None, timeout)
+        except MCPError:
+            return False
+        return True
+
+
+def _junk_excerpt(exc: Exception) -> str:
+    text = str(exc)
+    marker = "input_value="
+    if marker in text:
+        text = text.split(marker, 1)[1].split(", input_type", 1)[0]
+        text = text.strip("'\"")
+    return _one_line(text)[:80]
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("toolscore-mcp")
+    except Exception:
+        return "0"
+
+
+def command_from_tokens(tokens: Sequence[str]) -> tuple[str, ...]:
+    """One token is split like a shell would; several are used verbatim as argv."""
+    if len(tokens) == 1:
+        return tuple(shlex.split(tokens[0]))
+    return tuple(tokens)

@@ -1,0 +1,283 @@
+"""Put the pieces together: connect, list, discover, plan, run, lint, score.
+
+``grade_server`` is what ``toolscore mcp test`` and ``toolscore demo`` run;
+``query_server`` is what ``mcp list`` and ``mcp lint`` need. Both are coroutines; run them
+with :func:`run_sync` from synchronous code.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import attrs
+
+from toolscore_mcp.client import MCPConnection, ServerTarget, quiet_sdk_logging
+from toolscore_mcp.errors import MCPError
+from toolscore_mcp.model import MCPToolDef, Scenario, ServerDetails
+from toolscore_mcp.runner import DEFAULT_CONCURRENCY, ServerHandle, run_scenarios
+from toolscore_mcp.scenarios import generate_scenarios
+from toolscore_mcp.scorecard import MCPScorecard
+from toolscore_mcp.values import ValueContext
+
+__all__ = ["TestOptions", "grade_server", "load_tools_file", "query_server", "run_sync"]
+
+T = TypeVar("T")
+
+#: Tools that tell which values are valid: called first (with no arguments) when they need none.
+_LISTER = re.compile(r"^(?:list|get)_(?:allowed|available|valid|supported)_(?P<noun>[a-z0-9_]+)$")
+_ROOT_NOUNS = ("directories", "dirs", "roots", "folders", "paths")
+_PATH_LINE = re.compile(r"^(?:[A-Za-z]:\\|/)[^\s]*")
+
+
+@attrs.frozen
+class TestOptions:
+    """How ``mcp test`` exercises a server."""
+
+    cases: int = 3
+    edge_cases: bool = True
+    timeout: float = 30.0
+    concurrency: int = DEFAULT_CONCURRENCY
+    #: Call tools that list valid values/roots first, and use what they say.
+    discover: bool = True
+    #: ``sdk`` (the official SDK's ClientSession) or ``lite`` (the small stdio client the
+    #: demo uses, see :mod:`toolscore_mcp.lite_client`).
+    client: str = "sdk"
+
+
+def run_sync(coroutine_factory: Callable[[], Awaitable[T]]) -> T:
+    """Run a coroutine to completion on a fresh event loop."""
+    import anyio
+
+    async def main() -> T:
+        return await coroutine_factory()
+
+    return anyio.run(main)
+
+
+async def query_server(
+    target: ServerTarget, timeout: float = 30.0
+) -> tuple[ServerDetails, list[MCPToolDef]]:
+    """Handshake and ``tools/list``; raises :class:`MCPError` with a one-line message."""
+    quiet_sdk_logging()
+    async with MCPConnection(target, timeout) as connection:
+        tools = await connection.list_tools()
+        return connection.details, tools
+
+
+def _required(tool: MCPToolDef) -> list[Any]:
+    required = tool.input_schema.get("required") if tool.input_schema else None
+    return list(required) if isinstance(required, list) else []
+
+
+def _values_from_text(text: str) -> list[str]:
+    stripped = text.strip()
+    if stripped.startswith(("[", "{")):
+        try:
+            data = json.loads(stripped)
+        except ValueError:
+            data = None
+        if isinstance(data, Mapping):
+            data = next((v for v in data.values() if isinstance(v, list)), None)
+        if isinstance(data, list):
+            return [str(item) for item in data if isinstance(item, (str, int, float))]
+    values: list[str] = []
+    for line in stripped.splitlines():
+        item = line.strip().lstrip("-*• ").strip()
+        if item and not item.endswith(":") and len(item) <= 200:
+            values.append(item)
+    return values
+
+
+async def discover_values(
+    connection: MCPConnection, tools: Sequence[MCPToolDef], timeout: float
+) -> tuple[ValueContext, list[str]]:
+    """Ask the server which values are valid, through its own listing tools.
+
+    A tool named like ``list_allowed_directories`` or ``get_available_timezones`` that needs
+    no arguments is called once. Paths in its answer become roots for path-like parameters;
+    other values become known values for parameters named after its noun.
+    """
+    roots: list[str] = []
+    known: dict[str, list[str]] = {}
+    notes: list[str] = []
+    for tool in tools:
+        match = _LISTER.match(tool.name)
+        if not match or _required(tool):
+            continue
+        try:
+            result = await connection.call_tool(tool.name, {}, timeout)
+        except MCPError:
+            continue
+        if result.is_error:
+            continue
+        values = _values_from_text(result.text)
+        noun = match.group("noun")
+        if noun in _ROOT_NOUNS or noun.endswith(_ROOT_NOUNS):
+            found = [m.group(0) for v in values if (m := _PATH_LINE.match(v))]
+            if found:
+                roots.extend(found)
+                notes.append(f"{tool.name} lists allowed roots; path arguments use {found[0]}.")
+            continue
+        singular = noun[:-1] if noun.endswith("s") else noun
+        for other in tools:
+            properties = other.input_schema.get("properties") if other.input_schema else None
+            for name in properties or {}:
+                if values and singular and singular in name.lower():
+                    known.setdefault(name, values[:5])
+        if values:
+            notes.append(f"{tool.name} lists valid {noun}; {singular} arguments use {values[0]!r}.")
+    return ValueContext(known_values=known, roots=tuple(roots)), notes
+
+
+def _extra_scenarios(tools: Sequence[MCPToolDef], pm: Any) -> list[Scenario]:
+    if pm is None or not hasattr(pm.hook, "toolscore_mcp_extra_scenarios"):
+        return []
+    extra: list[Scenario] = []
+    for tool in tools:
+        for produced in pm.hook.toolscore_mcp_extra_scenarios(tool=tool):
+            extra.extend(s for s in produced or () if isinstance(s, Scenario))
+    return extra
+
+
+async def grade_server(
+    target: ServerTarget, options: TestOptions | None = None, *, pm: Any = None
+) -> MCPScorecard:
+    """The full scorecard for one server; raises :class:`MCPError` only if it cannot start
+    or list its tools."""
+    from toolscore_mcp.lint import ensure_mcp_hooks, lint_tools
+
+    options = options or TestOptions()
+    quiet_sdk_logging()
+    if pm is None:
+        from toolscore.plugins import get_plugin_manager
+
+        pm = get_plugin_manager()
+    ensure_mcp_hooks(pm)
+
+    async def opener() -> MCPConnection:
+        if options.client == "lite" and target.transport == "stdio":
+            from toolscore_mcp.lite_client import LiteConnection
+
+            lite: Any = await LiteConnection(target, options.timeout).__aenter__()
+            return lite  # the same interface, duck-typed
+        return await MCPConnection(target, options.timeout).__aenter__()
+
+    # Verdicts validate against schemas; importing jsonschema now keeps that import from
+    # stalling the event loop (and inflating latencies) in the middle of the run.
+    import jsonschema.validators  # noqa: F401
+
+    server = ServerHandle(opener)
+    try:
+        first = await server.get()
+        details = first.details
+        tools = await first.list_tools()
+        context, notes = (
+            await discover_values(first, tools, options.timeout)
+            if options.discover
+            else (ValueContext(), [])
+        )
+        scenarios = generate_scenarios(tools, options.cases, options.edge_cases, context=context)
+        scenarios += _extra_scenarios(tools, pm)
+        results = await run_scenarios(
+            server,
+            scenarios,
+            {tool.name: tool for tool in tools},
+            timeout=options.timeout,
+            concurrency=options.concurrency,
+        )
+    finally:
+        await server.close()
+    stats = server.stats
+    if stats.junk_lines:
+        notes.append(
+            f"the server wrote {stats.junk_lines} non-JSON-RPC line(s) to stdout "
+            f"(first: {stats.first_junk!r}); stdout must carry only protocol messages."
+        )
+    if stats.restarts:
+        notes.append(f"the server was restarted {stats.restarts} time(s) after crashes or hangs.")
+    lint = lint_tools(tools, details.instructions, pm=pm)
+    return MCPScorecard(
+        server=details,
+        tools=tuple(tools),
+        results=tuple(results),
+        lint=tuple(lint),
+        notes=tuple(notes),
+        restarts=stats.restarts,
+        crashes=stats.crashes,
+        junk_lines=stats.junk_lines,
+    )
+
+
+def load_tools_file(path: str | Path) -> tuple[ServerDetails, list[MCPToolDef]]:
+    """Read a saved ``tools/list`` answer for offline linting.
+
+    Accepts a JSON-RPC response (``{"result": {"tools": [...]}}``), a result object
+    (``{"tools": [...]}``, optionally with ``instructions`` and ``serverInfo``/``server``), or a
+    bare list of tools. Raises :class:`toolscore.errors.InputError` naming the file and path.
+    """
+    from toolscore.errors import InputError
+
+    source = str(path)
+    try:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError("file not found", source=source) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read file: {exc}", source=source) from None
+    except ValueError as exc:
+        raise InputError(f"invalid JSON: {exc}", source=source) from None
+    where = "$"
+    if isinstance(raw, Mapping) and isinstance(raw.get("result"), Mapping):
+        raw, where = raw["result"], "$.result"
+    details = ServerDetails(target=source, transport="file")
+    if isinstance(raw, Mapping):
+        info = raw.get("serverInfo") or raw.get("server") or {}
+        instructions = raw.get("instructions")
+        if isinstance(info, Mapping):
+            details = attrs.evolve(
+                details, name=str(info.get("name") or ""), version=str(info.get("version") or "")
+            )
+        if isinstance(instructions, str):
+            details = attrs.evolve(details, instructions=instructions)
+        tools_raw = raw.get("tools")
+        where += ".tools"
+    else:
+        tools_raw = raw
+    if not isinstance(tools_raw, list):
+        raise InputError(
+            "expected a list of tools (a tools/list result)", source=source, path=where
+        )
+    tools: list[MCPToolDef] = []
+    for index, entry in enumerate(tools_raw):
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("name"), str):
+            raise InputError(
+                "expected a tool object with a string 'name'",
+                source=source,
+                path=f"{where}[{index}]",
+            )
+        tools.append(MCPToolDef.from_wire(entry))
+    return details, tools
+
+
+def tools_file_payload(details: ServerDetails, tools: Sequence[MCPToolDef]) -> dict[str, Any]:
+    """What ``mcp list --json`` prints and ``load_tools_file`` reads back."""
+    payload: dict[str, Any] = {
+        "serverInfo": {"name": details.name, "version": details.version},
+        "protocolVersion": details.protocol_version,
+        "tools": [
+            tool.raw
+            or {
+                "name": tool.name,
+                "description": tool.description,
+                "inputSchema": tool.input_schema,
+            }
+            for tool in tools
+        ],
+    }
+    if details.instructions:
+        payload["instructions"] = details.instructions
+    return payload

@@ -1,0 +1,273 @@
+"""A small stdio JSON-RPC client for the bundled demo server, without the SDK.
+
+Importing the official SDK's client costs about a second (its protocol models are built at
+import), more than ``toolscore demo`` may take end to end. The demo talks to a server we ship
+and know, so it uses this client, which has the same interface as
+:class:`toolscore_mcp.client.MCPConnection`; ``toolscore mcp test`` always uses the SDK.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Mapping
+from types import TracebackType
+from typing import Any, BinaryIO
+
+import attrs
+
+from toolscore_mcp.client import ServerTarget, _version
+from toolscore_mcp.errors import MCPConnectionClosed, MCPError, MCPProtocolError, MCPTimeoutError
+from toolscore_mcp.model import MCPToolDef, MCPToolResult, ServerDetails
+
+__all__ = ["LiteConnection"]
+
+PROTOCOL_VERSION = "2025-06-18"
+
+
+class LiteConnection:
+    """One stdio session; same surface as ``MCPConnection`` (used by the runner)."""
+
+    def __init__(self, target: ServerTarget, timeout: float = 30.0) -> None:
+        self.target = target
+        self.timeout = timeout
+        self.details = ServerDetails(target=target.describe(), transport="stdio")
+        self.junk_lines = 0
+        self.first_junk = ""
+        self.closed = False
+        self._process: Any = None
+        self._group: Any = None
+        self._stderr: BinaryIO | None = None
+        self._next_id = 0
+        self._waiters: dict[int, Any] = {}
+        self._answers: dict[int, dict[str, Any]] = {}
+
+    async def __aenter__(self) -> LiteConnection:
+        import anyio
+
+        if not self.target.command:
+            raise MCPError("No MCP server command given.")
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in aclose
+        try:
+            self._process = await anyio.open_process(
+                list(self.target.command),
+                env={**os.environ, **self.target.env},
+                cwd=self.target.cwd,
+                stderr=self._stderr,
+            )
+        except OSError as exc:
+            self._close_stderr()
+            raise MCPError(
+                f"Failed to launch MCP server {list(self.target.command)}: {exc}"
+            ) from None
+        self._group = anyio.create_task_group()
+        await self._group.__aenter__()
+        self._group.start_soon(self._read)
+        try:
+            result = await self.request(
+                "initialize",
+                {
+                    "protocolVersion": PROTOCOL_VERSION,
+                    "capabilities": {},
+                    "clientInfo": {"name": "toolscore", "version": _version()},
+                },
+            )
+            await self._send(
+                {"jsonrpc": "2.0", "method": "notifications/initialized", "params": {}}
+            )
+        except BaseException:
+            await self.aclose()
+            raise
+        info = result.get("serverInfo") if isinstance(result.get("serverInfo"), Mapping) else {}
+        capabilities = result.get("capabilities")
+        instructions = result.get("instructions")
+        self.details = attrs.evolve(
+            self.details,
+            name=str(info.get("name") or ""),
+            version=str(info.get("version") or ""),
+            protocol_version=str(result.get("protocolVersion") or ""),
+            instructions=instructions if isinstance(instructions, str) else None,
+            capabilities=dict(capabilities) if isinstance(capabilities, Mapping) else {},
+        )
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        import anyio
+
+        was_closed, self.closed = self.closed, True
+        process = self._process
+        if process is not None and not was_closed:
+            with contextlib.suppress(Exception):
+                await process.stdin.aclose()
+            with anyio.move_on_after(1.0):
+                await process.wait()
+            if process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
+                with anyio.move_on_after(1.0):
+                    await process.wait()
+        if self._group is not None:
+            group, self._group = self._group, None
+            group.cancel_scope.cancel()
+            with contextlib.suppress(Exception):
+                await group.__aexit__(None, None, None)
+        if process is not None:
+            with contextlib.suppress(Exception):
+                await process.aclose()
+        self._wake_all()
+        self._close_stderr()
+
+    def _close_stderr(self) -> None:
+        if self._stderr is not None:
+            with contextlib.suppress(OSError):
+                self._stderr.close()
+            self._stderr = None
+
+    def _wake_all(self) -> None:
+        for event in self._waiters.values():
+            event.set()
+
+    async def _read(self) -> None:
+        buffer = b""
+        stdout = self._process.stdout
+        try:
+            async for chunk in stdout:
+                buffer += chunk
+                *lines, buffer = buffer.split(b"\n")
+                for line in lines:
+                    self._dispatch(line)
+        except Exception:
+            pass
+        self.closed = True
+        self._wake_all()
+
+    def _dispatch(self, line: bytes) -> None:
+        if not line.strip():
+            return
+        try:
+            message = json.loads(line)
+        except ValueError:
+            message = None
+        if isinstance(message, Mapping) and message.get("jsonrpc") == "2.0":
+            request_id = message.get("id")
+            if "method" in message:
+                return  # server requests and notifications: the demo needs none
+            if isinstance(request_id, int) and request_id in self._waiters:
+                self._answers[request_id] = dict(message)
+                self._waiters[request_id].set()
+                return
+            return
+        self.junk_lines += 1
+        if not self.first_junk:
+            self.first_junk = line.decode("utf-8", "replace").strip()[:80]
+
+    async def _send(self, message: Mapping[str, Any]) -> None:
+        data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
+        try:
+            await self._process.stdin.send(data)
+        except Exception as exc:
+            self.closed = True
+            raise MCPConnectionClosed(f"MCP server has exited; cannot send: {exc}") from None
+
+    def stderr_tail(self, limit: int = 2000) -> str:
+        if self._stderr is None:
+            return ""
+        with contextlib.suppress(OSError, ValueError):
+            size = self._stderr.seek(0, os.SEEK_END)
+            self._stderr.seek(max(size - limit, 0))
+            return self._stderr.read().decode("utf-8", "replace")
+        return ""
+
+    async def request(
+        self, method: str, params: Mapping[str, Any] | None, timeout: float | None = None
+    ) -> dict[str, Any]:
+        import anyio
+
+        if self.closed:
+            raise MCPConnectionClosed(f"MCP server has exited; cannot send {method!r}.")
+        self._next_id += 1
+        request_id = self._next_id
+        event = anyio.Event()
+        self._waiters[request_id] = event
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        if params is not None:
+            message["params"] = dict(params)
+        limit = timeout if timeout is not None else self.timeout
+        try:
+            await self._send(message)
+            with anyio.move_on_after(limit):
+                await event.wait()
+            answer = self._answers.pop(request_id, None)
+        finally:
+            self._waiters.pop(request_id, None)
+        if answer is None:
+            if self.closed:
+                lines = [line for line in self.stderr_tail().splitlines() if line.strip()]
+                hint = f" stderr: {lines[-1].strip()}" if lines else ""
+                raise MCPConnectionClosed(
+                    f"MCP server exited before responding to {method!r}.{hint}"
+                )
+            raise MCPTimeoutError(f"Timed out after {limit}s waiting for response to {method!r}.")
+        error = answer.get("error")
+        if error is not None:
+            code = error.get("code") if isinstance(error, Mapping) else None
+            text = str(error.get("message", "")) if isinstance(error, Mapping) else str(error)
+            raise MCPProtocolError(
+                f"MCP error for {method!r} (code={code}): {text}",
+                code=code if isinstance(code, int) else -32603,
+                rpc_message=text,
+            )
+        result = answer.get("result")
+        return dict(result) if isinstance(result, Mapping) else {}
+
+    async def list_tools(self) -> list[MCPToolDef]:
+        result = await self.request("tools/list", None)
+        entries = result.get("tools")
+        return (
+            [MCPToolDef.from_wire(t) for t in entries if isinstance(t, Mapping)]
+            if isinstance(entries, list)
+            else []
+        )
+
+    async def call_tool(
+        self, name: str, arguments: Mapping[str, Any], timeout: float | None = None
+    ) -> MCPToolResult:
+        start = time.perf_counter()
+        try:
+            raw = await self.request(
+                "tools/call", {"name": name, "arguments": dict(arguments)}, timeout
+            )
+        except MCPProtocolError as exc:
+            error = {"code": exc.code, "message": exc.rpc_message}
+            return MCPToolResult(
+                content=error,
+                is_error=True,
+                duration=time.perf_counter() - start,
+                raw={"error": error},
+                rpc_error_code=exc.code,
+            )
+        return MCPToolResult(
+            content=raw.get("content", []),
+            is_error=bool(raw.get("isError")),
+            duration=time.perf_counter() - start,
+            structured=raw.get("structuredContent"),
+            raw=raw,
+        )
+
+    async def ping(self, timeout: float) -> bool:
+        try:
+            await self.request("ping", None, timeout)
+        except MCPError:
+            return False
+        return True

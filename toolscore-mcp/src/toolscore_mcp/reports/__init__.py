@@ -1,0 +1,1 @@
+"""Scorecard reports: console (rich), Markdown, JSON and SARIF (lint findings)."""

@@ -1,0 +1,239 @@
+"""Run scenarios against a server: concurrently, each with its timeout, surviving crashes.
+
+Scenarios run ``concurrency`` at a time on one connection. When a call times out or the
+server goes away, the run finds out which scenario was to blame before charging anyone:
+
+* a timeout while the server still answers a ping is the scenario's own (charged at once);
+* otherwise the connection is retired once the calls in flight settle, and every scenario
+  whose call was caught up in it (or that shared the connection with it) is re-run alone on
+  a fresh server; the one that times out or crashes it alone is charged, the others get
+  their real results;
+* the remaining scenarios continue on a restarted server.
+
+A server that cannot be restarted fails the remaining scenarios with its one-line error.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+
+import attrs
+
+from toolscore_mcp.client import MCPConnection
+from toolscore_mcp.errors import MCPConnectionClosed, MCPError, MCPTimeoutError
+from toolscore_mcp.model import MCPToolDef, Scenario, ScenarioResult
+from toolscore_mcp.verdicts import excerpt, judge_result
+
+__all__ = ["RunStats", "ServerHandle", "run_scenarios"]
+
+DEFAULT_CONCURRENCY = 8
+_PING_TIMEOUT = 2.0
+
+
+@attrs.define
+class RunStats:
+    """What happened to the server during a run."""
+
+    restarts: int = 0
+    crashes: int = 0
+    junk_lines: int = 0
+    first_junk: str = ""
+
+
+class ServerHandle:
+    """The live connection, reopened on demand after a crash or a hang."""
+
+    def __init__(
+        self,
+        opener: Callable[[], Awaitable[MCPConnection]],
+        current: MCPConnection | None = None,
+    ) -> None:
+        self._opener = opener
+        self.current = current
+        self.stats = RunStats()
+        self._opened = current is not None
+
+    async def get(self) -> MCPConnection:
+        if self.current is None or self.current.closed:
+            if self.current is not None:
+                await self.retire(self.current)
+            if self._opened:
+                self.stats.restarts += 1
+            self.current = await self._opener()
+            self._opened = True
+        return self.current
+
+    async def retire(self, connection: MCPConnection) -> None:
+        self._collect(connection)
+        await connection.aclose()
+        if self.current is connection:
+            self.current = None
+
+    def _collect(self, connection: MCPConnection) -> None:
+        if getattr(connection, "_toolscore_collected", False):
+            return
+        connection._toolscore_collected = True  # type: ignore[attr-defined]
+        self.stats.junk_lines += connection.junk_lines
+        if connection.first_junk and not self.stats.first_junk:
+            self.stats.first_junk = connection.first_junk
+
+    async def close(self) -> None:
+        if self.current is not None:
+            await self.retire(self.current)
+
+
+def _trouble_result(scenario: Scenario, error: MCPError, timeout: float) -> ScenarioResult:
+    if isinstance(error, MCPTimeoutError):
+        return ScenarioResult(
+            scenario,
+            ok=False,
+            is_error=True,
+            duration=timeout,
+            detail=excerpt(f"timeout: {error}"),
+            verdict="fail",
+            finding="timeout",
+        )
+    if isinstance(error, MCPConnectionClosed):
+        return ScenarioResult(
+            scenario,
+            ok=False,
+            is_error=True,
+            duration=0.0,
+            detail=excerpt(f"crash: the server exited while handling this call. {error}"),
+            verdict="fail",
+            finding="crash",
+        )
+    return ScenarioResult(
+        scenario,
+        ok=False,
+        is_error=True,
+        duration=0.0,
+        detail=excerpt(f"transport error: {error}"),
+        verdict="fail",
+        finding="transport",
+    )
+
+
+async def run_scenarios(
+    server: ServerHandle,
+    scenarios: Sequence[Scenario],
+    tools: Mapping[str, MCPToolDef],
+    *,
+    timeout: float = 30.0,
+    concurrency: int = DEFAULT_CONCURRENCY,
+) -> list[ScenarioResult]:
+    """One result per scenario, in order; never raises for a misbehaving server."""
+    import anyio
+
+    results: list[ScenarioResult | None] = [None] * len(scenarios)
+    pending: deque[int] = deque(range(len(scenarios)))
+    suspects: list[int] = []
+    width = max(1, concurrency)
+
+    while pending:
+        try:
+            connection = await server.get()
+        except MCPError as exc:
+            _fail_rest(results, scenarios, pending, suspects, exc, timeout)
+            return _done(results)
+        state = _Batch(connection)
+
+        async def worker(batch: _Batch = state, conn: MCPConnection = connection) -> None:
+            while pending and not batch.tainted:
+                index = pending.popleft()
+                batch.start(index)
+                outcome = await _attempt(conn, scenarios[index], tools, timeout)
+                alone = batch.finish(index)
+                if isinstance(outcome, ScenarioResult):
+                    results[index] = outcome
+                    continue
+                if isinstance(outcome, MCPTimeoutError) and not conn.closed:
+                    healthy = await conn.ping(min(_PING_TIMEOUT, timeout))
+                    if alone or healthy:
+                        # Its own hang: charge it; restart first if it wedged the server.
+                        results[index] = _trouble_result(scenarios[index], outcome, timeout)
+                        batch.tainted = batch.tainted or not healthy
+                        continue
+                elif alone and isinstance(outcome, MCPConnectionClosed):
+                    server.stats.crashes += 1
+                    results[index] = _trouble_result(scenarios[index], outcome, timeout)
+                    batch.tainted = True
+                    continue
+                batch.tainted = True
+                suspects.append(index)
+
+        async with anyio.create_task_group() as group:
+            for _ in range(width):
+                group.start_soon(worker)
+        if state.tainted or connection.closed:
+            # Innocent bystanders that finished on a connection that went bad keep their
+            # results; only calls that were caught up in the trouble are re-run.
+            await server.retire(connection)
+
+    for index in suspects:
+        try:
+            connection = await server.get()
+        except MCPError as exc:
+            results[index] = _trouble_result(scenarios[index], exc, timeout)
+            continue
+        outcome = await _attempt(connection, scenarios[index], tools, timeout)
+        if isinstance(outcome, ScenarioResult):
+            results[index] = outcome
+            continue
+        if isinstance(outcome, MCPConnectionClosed):
+            server.stats.crashes += 1
+        results[index] = _trouble_result(scenarios[index], outcome, timeout)
+        await server.retire(connection)
+    return _done(results)
+
+
+class _Batch:
+    """Calls in flight on one connection, and whether each ever shared it."""
+
+    def __init__(self, connection: MCPConnection) -> None:
+        self.connection = connection
+        self.tainted = False
+        self._active: set[int] = set()
+        self._shared: set[int] = set()
+
+    def start(self, index: int) -> None:
+        if self._active:
+            self._shared.update(self._active)
+            self._shared.add(index)
+        self._active.add(index)
+
+    def finish(self, index: int) -> bool:
+        """Remove ``index``; True if it never overlapped another call."""
+        self._active.discard(index)
+        return index not in self._shared
+
+
+async def _attempt(
+    connection: MCPConnection, scenario: Scenario, tools: Mapping[str, MCPToolDef], timeout: float
+) -> ScenarioResult | MCPError:
+    try:
+        result = await connection.call_tool(scenario.tool, scenario.arguments, timeout)
+    except (MCPTimeoutError, MCPConnectionClosed) as exc:
+        return exc
+    except MCPError as exc:
+        return _trouble_result(scenario, exc, timeout)
+    return judge_result(tools.get(scenario.tool), scenario, result)
+
+
+def _fail_rest(
+    results: list[ScenarioResult | None],
+    scenarios: Sequence[Scenario],
+    pending: deque[int],
+    suspects: list[int],
+    error: MCPError,
+    timeout: float,
+) -> None:
+    for index in [*suspects, *pending]:
+        results[index] = _trouble_result(scenarios[index], error, timeout)
+    pending.clear()
+    suspects.clear()
+
+
+def _done(results: list[ScenarioResult | None]) -> list[ScenarioResult]:
+    return [r for r in results if r is not None]

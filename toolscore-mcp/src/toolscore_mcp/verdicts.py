@@ -1,0 +1,264 @@
+"""Judge one tool answer the way the server's author would.
+
+* A happy-path call that errors fails the tool, unless the error says *our* generated input
+  was wrong (a validation-style message naming an argument, an "invalid params" answer, or
+  input that breaks the tool's own schema): then the scenario is ``inconclusive`` and the fix
+  list asks for the schema hint that would have let us (and a model) build valid input.
+* A call whose text plainly reports a failure while ``isError`` is false is a finding,
+  "error reported as success": a model cannot tell such a call failed.
+* A tool that declares an ``outputSchema`` must return ``structuredContent`` that validates
+  against it; SDK clients reject the result otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from toolscore_mcp.content import content_to_text
+from toolscore_mcp.model import MCPToolDef, MCPToolResult, Scenario, ScenarioResult
+
+__all__ = ["excerpt", "judge_result", "reports_failure", "schema_hint_fix"]
+
+_DETAIL_MAX = 200
+_INVALID_PARAMS = -32602
+
+_VALIDATION = re.compile(
+    r"validation error|invalid|must be|must match|should be|\bexpected\b|is not (?:a )?valid"
+    r"|not one of|does not match|is required|required (?:property|field|argument|parameter)"
+    r"|missing (?:required )?(?:argument|parameter|field|property)|unrecognized"
+    r"|unknown (?:argument|parameter|field|property|key|value|option)|out of range"
+    r"|too (?:long|short|large|small|many|few|big)|not allowed|unsupported"
+    r"|(?:could not|cannot|can't|failed to|unable to) (?:parse|decode|convert)|malformed"
+    r"|input should|not found|no such|does not exist|doesn't exist|not exist",
+    re.IGNORECASE,
+)
+_NOT_FOUND = re.compile(r"not found|no such|does not exist|doesn't exist|not exist", re.IGNORECASE)
+_FAILURE_TEXT = re.compile(
+    r"^\s*(?:\*\*)?(?:"
+    r"(?:error|exception|fatal(?: error)?|failure)\s*[:!\-]"
+    r"|(?:error|exception) (?:executing|calling|running|while|occurred|processing|in)\b"
+    r"|(?:failed|unable) to \w+"
+    r"|traceback \(most recent call last\)"
+    r")",
+    re.IGNORECASE,
+)
+_ERROR_JSON_KEYS = frozenset(
+    {"error", "errors", "code", "message", "details", "status", "success", "ok"}
+)
+
+
+def excerpt(text: str) -> str:
+    """Whitespace collapsed, at most 200 characters (199 plus an ellipsis)."""
+    collapsed = " ".join(text.split())
+    return collapsed if len(collapsed) <= _DETAIL_MAX else collapsed[: _DETAIL_MAX - 1] + "…"
+
+
+def _content_excerpt(content: Any) -> str:
+    if isinstance(content, list):
+        parts = [
+            str(item["text"]) if isinstance(item, Mapping) and "text" in item else str(item)
+            for item in content
+        ]
+        return excerpt(" ".join(parts))
+    if isinstance(content, Mapping) and content.get("message") is not None:
+        return excerpt(str(content["message"]))
+    return excerpt(str(content))
+
+
+def _json_reports_failure(value: Any) -> bool:
+    if not isinstance(value, Mapping) or not value:
+        return False
+    if value.get("success") is False or value.get("ok") is False:
+        return True
+    if str(value.get("status", "")).lower() in ("error", "failed", "failure"):
+        return True
+    error = value.get("error") or value.get("errors")
+    return bool(error) and set(value) <= _ERROR_JSON_KEYS
+
+
+def reports_failure(result: MCPToolResult) -> bool:
+    """Does a result that claims success say, in plain words or JSON, that it failed?"""
+    if result.is_error:
+        return False
+    if _json_reports_failure(result.structured):
+        return True
+    text = content_to_text(result.content).strip()
+    if not text:
+        return False
+    if _FAILURE_TEXT.match(text):
+        return True
+    if text.startswith("{"):
+        try:
+            return _json_reports_failure(json.loads(text))
+        except ValueError:
+            return False
+    return False
+
+
+def _output_problem(tool: MCPToolDef, result: MCPToolResult) -> str | None:
+    schema = tool.output_schema
+    if schema is None or result.is_error:
+        return None
+    if "structuredContent" not in result.raw:
+        return "declares an outputSchema but returned no structuredContent"
+    from jsonschema import exceptions as schema_errors
+    from jsonschema.validators import validator_for
+
+    try:
+        validator_cls = validator_for(schema)
+        validator_cls.check_schema(schema)
+        error = schema_errors.best_match(validator_cls(schema).iter_errors(result.structured))
+    except Exception as exc:
+        return f"declares an outputSchema that cannot be checked: {excerpt(str(exc))}"
+    if error is None:
+        return None
+    where = "/".join(str(p) for p in error.absolute_path) or "(root)"
+    return f"structuredContent does not match outputSchema at {where}: {excerpt(error.message)}"
+
+
+def _input_schema_error(tool: MCPToolDef, arguments: Mapping[str, Any]) -> tuple[str, str] | None:
+    """(argument, message) when our own arguments break the tool's input schema."""
+    from jsonschema import exceptions as schema_errors
+    from jsonschema.validators import validator_for
+
+    schema = tool.input_schema
+    if not schema:
+        return None
+    try:
+        validator_cls = validator_for(schema)
+        error = schema_errors.best_match(validator_cls(schema).iter_errors(dict(arguments)))
+    except Exception:
+        return None
+    if error is None:
+        return None
+    path = list(error.absolute_path)
+    name = str(path[0]) if path else next(iter(arguments), "")
+    return name, error.message
+
+
+def _mentioned_argument(text: str, arguments: Mapping[str, Any]) -> str | None:
+    lowered = text.lower()
+    for name in arguments:
+        if re.search(rf"(?<![\w]){re.escape(name.lower())}(?![\w])", lowered):
+            return name
+    for name, value in arguments.items():
+        if isinstance(value, str) and len(value) >= 3 and value.lower() in lowered:
+            return name
+        if (
+            isinstance(value, (int, float))
+            and not isinstance(value, bool)
+            and re.search(rf"(?<![\w.]){re.escape(str(value))}(?![\w.])", text)
+        ):
+            return name
+    return None
+
+
+def _blames_input(
+    tool: MCPToolDef, scenario: Scenario, result: MCPToolResult, text: str
+) -> tuple[bool, str | None]:
+    """Is this error about the input we generated? Returns (yes, the argument if known)."""
+    own = _input_schema_error(tool, scenario.arguments)
+    if own is not None:
+        return True, own[0]
+    named = _mentioned_argument(text, scenario.arguments)
+    if result.rpc_error_code == _INVALID_PARAMS:
+        return True, named
+    if named is not None and _VALIDATION.search(text):
+        return True, named
+    return False, None
+
+
+def judge_result(
+    tool: MCPToolDef | None, scenario: Scenario, result: MCPToolResult
+) -> ScenarioResult:
+    """The verdict for one answered call (timeouts and crashes are judged by the runner)."""
+    tool = tool or MCPToolDef(name=scenario.tool)
+    detail = _content_excerpt(result.content) if result.is_error else "ok"
+    misreported = reports_failure(result)
+    if scenario.kind == "edge":
+        return ScenarioResult(
+            scenario,
+            ok=True,
+            is_error=result.is_error,
+            duration=result.duration,
+            detail=detail
+            if not misreported
+            else f"error reported as success: {_text_excerpt(result)}",
+            verdict="pass",
+            finding="error-as-success" if misreported else None,
+        )
+    if result.is_error or misreported:
+        text = _text_excerpt(result) if misreported else detail
+        ours, argument = _blames_input(tool, scenario, result, text)
+        verdict = "inconclusive" if ours else "fail"
+        if misreported:
+            return ScenarioResult(
+                scenario,
+                ok=False,
+                is_error=result.is_error,
+                duration=result.duration,
+                detail=f"error reported as success: {text}",
+                verdict=verdict,
+                finding="error-as-success",
+                argument=argument,
+            )
+        return ScenarioResult(
+            scenario,
+            ok=False,
+            is_error=True,
+            duration=result.duration,
+            detail=detail,
+            verdict=verdict,
+            finding="inconclusive" if ours else "failure",
+            argument=argument,
+        )
+    problem = _output_problem(tool, result)
+    if problem is not None:
+        return ScenarioResult(
+            scenario,
+            ok=False,
+            is_error=False,
+            duration=result.duration,
+            detail=problem,
+            verdict="fail",
+            finding="output-schema",
+        )
+    return ScenarioResult(scenario, ok=True, is_error=False, duration=result.duration, detail="ok")
+
+
+def _text_excerpt(result: MCPToolResult) -> str:
+    text = content_to_text(result.content)
+    if not text.strip() and result.structured is not None:
+        text = json.dumps(result.structured, ensure_ascii=False)
+    return excerpt(text)
+
+
+def schema_hint_fix(tool: MCPToolDef, argument: str | None, detail: str) -> str:
+    """Which schema hint would let a client build a valid value for ``argument``."""
+    if not argument:
+        return (
+            "Document valid input in the input schema (types, 'enum', 'pattern', 'format', "
+            "'minimum'/'maximum', 'examples') so clients - and toolscore - can build a valid call."
+        )
+    properties = tool.input_schema.get("properties") if tool.input_schema else None
+    prop = properties.get(argument) if isinstance(properties, Mapping) else None
+    prop = prop if isinstance(prop, Mapping) else {}
+    kind = prop.get("type")
+    if _NOT_FOUND.search(detail):
+        return (
+            f"'{argument}' must name something that exists: add 'examples' to it and say in its "
+            "description which tool lists valid values, so clients - and toolscore - can pass one."
+        )
+    if kind in ("integer", "number"):
+        hint = "'minimum'/'maximum' (or 'examples')"
+    elif kind in ("array", "object"):
+        hint = "'items'/'properties' with their types, and 'examples'"
+    else:
+        hint = "'examples' (or an 'enum', 'pattern' or 'format')"
+    return (
+        f"Add {hint} to '{argument}' in the input schema, or name a valid value in its "
+        "description (\"e.g. '...'\"), so clients - and toolscore - can build a valid value."
+    )
