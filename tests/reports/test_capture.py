@@ -8,7 +8,6 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from toolscore.capture import TraceCapture, capture_trace
 from toolscore.model import ToolCall
 
@@ -108,7 +107,10 @@ def test_memory_mode_and_save_all(tmp_path: Path) -> None:
 
     @capture.trace(name="m")
     def agent() -> list[object]:
-        return [ToolCall(tool="a", args={"x": 1}, result="ok"), {"tool": "b", "args": {"s": {1, 2}}}]
+        return [
+            ToolCall(tool="a", args={"x": 1}, result="ok"),
+            {"tool": "b", "args": {"s": {1, 2}}},
+        ]
 
     agent()
     agent()
@@ -160,7 +162,9 @@ def test_capture_file_evaluates_against_its_own_gold(tmp_path: Path) -> None:
     assert result.metrics.get("side_effect_metrics", {}).get("total_checks", 0) == 0
 
 
-def test_default_capture_trace_writes_under_traces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_default_capture_trace_writes_under_traces(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
 
     @capture_trace(name="default")

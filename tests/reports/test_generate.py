@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from toolscore.cli import cli
 from toolscore.errors import InputError
 from toolscore.generators import (
@@ -48,8 +47,15 @@ def test_same_seed_writes_the_same_file_and_another_seed_differs(tmp_path: Path)
     outputs = []
     for name, seed in (("a.json", "0"), ("b.json", "0"), ("c.json", "7")):
         code, _, err = _run(
-            "generate", "--from-openai", str(schema), "-n", "10", "--seed", seed,
-            "-o", str(tmp_path / name),
+            "generate",
+            "--from-openai",
+            str(schema),
+            "-n",
+            "10",
+            "--seed",
+            seed,
+            "-o",
+            str(tmp_path / name),
         )
         assert code == 0, err
         outputs.append((tmp_path / name).read_text(encoding="utf-8"))
@@ -86,7 +92,10 @@ def test_case_mix_and_layout(tmp_path: Path) -> None:
     assert list(first) == ["tool", "args", "result", "timestamp", "duration", "cost", "metadata"]
     assert first["metadata"]["description"] == "Get current weather"
     assert first["metadata"]["schema"]["max_results"] == {
-        "type": "integer", "minimum": 1, "maximum": 50, "required": False,
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 50,
+        "required": False,
     }
     assert first["metadata"]["schema"]["location"]["required"] is True
 
@@ -115,7 +124,11 @@ def test_generated_file_loads_as_a_gold_file(tmp_path: Path) -> None:
     [
         ({"type": "string", "examples": ["Paris"]}, "normal", "Paris"),
         ({"type": "integer", "default": 7}, "normal", 7),
-        ({"type": "string", "description": "IANA zone, e.g. 'Europe/Paris'"}, "normal", "Europe/Paris"),
+        (
+            {"type": "string", "description": "IANA zone, e.g. 'Europe/Paris'"},
+            "normal",
+            "Europe/Paris",
+        ),
         ({"type": "string", "format": "date"}, "normal", "2026-01-15"),
         ({"type": ["null", "integer"], "minimum": 3}, "boundary", 3),
         ({"type": "number", "maximum": 9.5}, "edge", 9.5),
@@ -123,11 +136,17 @@ def test_generated_file_loads_as_a_gold_file(tmp_path: Path) -> None:
         ({"type": "array", "items": {"type": "integer"}, "minItems": 2}, "boundary", None),
         ({"enum": ["a", "b", "c"]}, "edge", "a"),
         ({"enum": ["a", "b", "c"]}, "boundary", "c"),
-        ({"type": "object", "properties": {"city": {"type": "string"}}}, "edge", {"city": "San Francisco"}),
+        (
+            {"type": "object", "properties": {"city": {"type": "string"}}},
+            "edge",
+            {"city": "San Francisco"},
+        ),
         ({"type": "mystery"}, "normal", None),
     ],
 )
-def test_value_generation_rules(schema: dict[str, object], variation: str, expected: object) -> None:
+def test_value_generation_rules(
+    schema: dict[str, object], variation: str, expected: object
+) -> None:
     value = generate_value_from_schema("param", schema, variation, random.Random(1))
     if schema.get("type") == "array":
         assert isinstance(value, list)
@@ -140,18 +159,33 @@ def test_value_generation_rules(schema: dict[str, object], variation: str, expec
 def test_keyword_strings_and_ranges() -> None:
     rng = random.Random(3)
     assert generate_value_from_schema("search_query", {"type": "string"}, "normal", rng) in (
-        "wireless headphones", "laptop", "coffee maker",
+        "wireless headphones",
+        "laptop",
+        "coffee maker",
     )
-    assert generate_value_from_schema("note_id", {"type": "string"}, "normal", rng) == "sample_note_id"
+    assert (
+        generate_value_from_schema("note_id", {"type": "string"}, "normal", rng) == "sample_note_id"
+    )
     for _ in range(50):
-        assert 10 <= generate_value_from_schema("n", {"type": "integer", "minimum": 10}, "normal", rng) <= 30
+        assert (
+            10
+            <= generate_value_from_schema("n", {"type": "integer", "minimum": 10}, "normal", rng)
+            <= 30
+        )
     # an impossible range never crashes
-    assert generate_value_from_schema("n", {"type": "integer", "minimum": 5, "maximum": 2}, "normal", rng) == 5
+    assert (
+        generate_value_from_schema(
+            "n", {"type": "integer", "minimum": 5, "maximum": 2}, "normal", rng
+        )
+        == 5
+    )
 
 
 def test_missing_name_is_one_clear_error(tmp_path: Path) -> None:
     schema = _write(tmp_path, [WEATHER, {"parameters": {}}])
-    code, stdout, stderr = _run("generate", "--from-openai", str(schema), "-o", str(tmp_path / "g.json"))
+    code, stdout, stderr = _run(
+        "generate", "--from-openai", str(schema), "-o", str(tmp_path / "g.json")
+    )
     assert code == 1
     message = (stdout + stderr).strip()
     assert "Failed to generate test cases" in message
@@ -164,7 +198,9 @@ def test_missing_name_is_one_clear_error(tmp_path: Path) -> None:
 def test_invalid_json_exits_1(tmp_path: Path) -> None:
     schema = tmp_path / "bad.json"
     schema.write_text("[{", encoding="utf-8")
-    code, stdout, stderr = _run("generate", "--from-openai", str(schema), "-o", str(tmp_path / "g.json"))
+    code, stdout, stderr = _run(
+        "generate", "--from-openai", str(schema), "-o", str(tmp_path / "g.json")
+    )
     assert code == 1
     assert "Invalid JSON in schema file" in stdout + stderr
 
@@ -177,4 +213,6 @@ def test_missing_schema_file_is_a_usage_error(tmp_path: Path) -> None:
 
 def test_read_function_definitions_rejects_bad_parameters() -> None:
     with pytest.raises(InputError, match=r"\$\[0\]\.parameters"):
-        read_function_definitions([{"name": "x", "parameters": ["not", "a", "schema"]}], source="f.json")
+        read_function_definitions(
+            [{"name": "x", "parameters": ["not", "a", "schema"]}], source="f.json"
+        )
