@@ -100,7 +100,17 @@ def tags(message: Any) -> frozenset[str]:
             and (get(message, "content") is not None or isinstance(get(message, "data"), dict))
         ):
             out.add("langchain")
-        if kind in CLAUDE_SDK_TYPES and role is None and get(message, "message") is not None:
+        if (
+            kind in CLAUDE_SDK_TYPES
+            and role is None
+            and (
+                get(message, "message") is not None
+                or (
+                    kind in ("system", "result")
+                    and get(message, "session_id", "subtype") is not None
+                )
+            )
+        ):
             out.add("claude_sdk")
     elif class_name(message) in ("AIMessage", "HumanMessage", "ToolMessage", "SystemMessage"):
         out.add("langchain")

@@ -79,11 +79,10 @@ def _list_confidence(values: list[Any]) -> float:
     events = sum(1 for v in window if _responses.is_stream_event(v))
     if events and events * 2 >= n:
         return 0.95
-    response_items = sum(1 for v in window if _responses.is_item(v))
-    if response_items:
-        messages = sum(1 for v in window if _responses.is_message_item(v))
-        if response_items + messages == n:
-            return 0.85
+    if any(_responses.is_item(v) for v in window) and all(
+        _responses.is_item(v) or _responses.is_message_item(v) for v in window
+    ):
+        return 0.85
     return _messages_confidence(values)
 
 

@@ -168,7 +168,9 @@ def _hex_id(value: Any, width: int) -> str | None:
     if isinstance(value, int):
         return f"{value:0{width}x}" if value else None
     if isinstance(value, str) and value:
-        return value.lower().removeprefix("0x")
+        value = value.removeprefix("0x")
+        # OTLP/JSON ids are hex (compare case-insensitively); protobuf JSON writes base64.
+        return value.lower() if all(c in "0123456789abcdefABCDEF" for c in value) else value
     return None
 
 
