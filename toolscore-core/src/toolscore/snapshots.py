@@ -104,10 +104,19 @@ def _is_matcher_form(node: object) -> bool:
 
 
 def _to_matcher(node: dict[str, Any]) -> Any:
-    """Convert one matcher form; returns the node itself when no matcher claims it."""
-    from toolscore.matchers import Matcher, matcher_from_json
+    """Convert one matcher form; returns the node itself when no matcher claims it.
 
-    value = matcher_from_json(node)
+    Built-in forms need no plugin manager; only an unknown ``$`` key asks the installed
+    plugins (a plugin may register ``$startswith``).
+    """
+    from toolscore.matchers import Matcher, builtin_json_forms, matcher_from_json
+
+    if next(iter(node)) in builtin_json_forms():
+        value = matcher_from_json(node)
+    else:
+        from toolscore.plugins import get_plugin_manager
+
+        value = matcher_from_json(node, registry=get_plugin_manager())
     return value if isinstance(value, Matcher) else node
 
 
@@ -438,7 +447,16 @@ class SnapshotStore:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise _corrupt(path, None, f"cannot read the file ({exc})") from exc
-        return self._parse(path, text, None)
+        snapshot = self._parse(path, text, None)
+        expected = self.path_for(snapshot.name).name
+        if path.name != expected:
+            raise _corrupt(
+                path,
+                "$.name",
+                f"the name {snapshot.name!r} belongs in {expected}, not in this file "
+                "(was the file renamed or the name edited?)",
+            )
+        return snapshot
 
     def list(self) -> builtins.list[Snapshot]:
         """All readable snapshots sorted by name; corrupt files are skipped."""

@@ -79,12 +79,17 @@ def _strings(value: Any) -> Iterator[str]:
         yield from (item for item in value if isinstance(item, str))
 
 
+def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
+    value = data.get(key)
+    return value if isinstance(value, dict) else {}
+
+
 def _read_toml(path: Path) -> dict[str, Any] | None:
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - Python 3.10 reads pyproject only when tomli is installed
         try:
-            import tomli as tomllib
+            import tomli as tomllib  # type: ignore[import-not-found]
         except ModuleNotFoundError:
             return None
     try:
@@ -99,19 +104,13 @@ def from_pyproject(path: Path) -> set[str]:
     data = _read_toml(path)
     if data is None:
         return set()
-    project = data.get("project") if isinstance(data.get("project"), dict) else {}
+    project = _table(data, "project")
     names = list(_strings(project.get("dependencies")))
-    optional = project.get("optional-dependencies")
-    for group in optional.values() if isinstance(optional, dict) else ():
+    for group in _table(project, "optional-dependencies").values():
         names.extend(_strings(group))
-    groups = data.get("dependency-groups")
-    for group in groups.values() if isinstance(groups, dict) else ():
+    for group in _table(data, "dependency-groups").values():
         names.extend(_strings(group))
-    tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
-    poetry = tool.get("poetry") if isinstance(tool.get("poetry"), dict) else {}
-    poetry_deps = poetry.get("dependencies")
-    if isinstance(poetry_deps, dict):
-        names.extend(str(key) for key in poetry_deps)
+    names.extend(str(key) for key in _table(_table(_table(data, "tool"), "poetry"), "dependencies"))
     return _known(names)
 
 
