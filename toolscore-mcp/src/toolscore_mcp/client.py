@@ -148,6 +148,9 @@ class MCPConnection:
             dispatcher=self._dispatcher,
             read_timeout_seconds=self.timeout,
             message_handler=self._on_message,
+            # Like the IDE clients servers are written for: some expose tools only to clients
+            # that support roots. We have no workspace to share, so the list is empty.
+            list_roots_callback=_no_roots,
             client_info=types.Implementation(name="toolscore", version=_version()),
         )
         await self._stack.enter_async_context(session)
@@ -341,6 +344,12 @@ class MCPConnection:
         except MCPError:
             return False
         return True
+
+
+async def _no_roots(context: Any) -> Any:
+    import mcp_types as types
+
+    return types.ListRootsResult(roots=[])
 
 
 def _junk_excerpt(exc: Exception) -> str:

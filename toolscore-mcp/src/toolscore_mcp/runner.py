@@ -100,7 +100,7 @@ def _trouble_result(scenario: Scenario, error: MCPError, timeout: float) -> Scen
             ok=False,
             is_error=True,
             duration=0.0,
-            detail=excerpt(f"crash: the server exited while handling this call. {error}"),
+            detail=excerpt(_crash_detail(str(error))),
             verdict="fail",
             finding="crash",
         )
@@ -113,6 +113,12 @@ def _trouble_result(scenario: Scenario, error: MCPError, timeout: float) -> Scen
         verdict="fail",
         finding="transport",
     )
+
+
+def _crash_detail(message: str) -> str:
+    _, marker, stderr = message.partition(" stderr: ")
+    detail = "crash: the server exited while handling this call"
+    return f"{detail} (stderr: {stderr})" if marker else detail
 
 
 async def run_scenarios(

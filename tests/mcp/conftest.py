@@ -1,0 +1,101 @@
+"""Fixtures for the toolscore-mcp tests: real servers on stdio and on 127.0.0.1.
+
+``realservers`` marks tests that need mcp-server-time, mcp-server-fetch and
+@modelcontextprotocol/server-everything installed (see test_real_servers.py); they skip
+cleanly when those are missing.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent
+SERVERS = HERE / "servers"
+FIXTURES = HERE / "fixtures"
+CLI_SCRIPT = HERE / "servers" / "run_cli.py"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "realservers: needs the real third-party MCP servers installed (nox -s mcp-real)"
+    )
+
+
+def server_cmd(name: str, *args: str) -> list[str]:
+    return [sys.executable, str(SERVERS / name), *args]
+
+
+@pytest.fixture(scope="session")
+def sample_cmd() -> list[str]:
+    import toolscore_mcp.sample_server as sample
+
+    return [sys.executable, sample.__file__]
+
+
+def run_cli(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    """Run ``toolscore ARGS`` in a subprocess, as a user would."""
+    return subprocess.run(
+        [sys.executable, str(CLI_SCRIPT), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "COLUMNS": "200", **(env or {})},
+        check=False,
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _start_http(transport: str, token: str = "") -> Iterator[str]:
+    port = _free_port()
+    process = subprocess.Popen(
+        server_cmd("http_server.py", str(port), transport, *([token] if token else [])),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(
+                f"HTTP test server exited: {process.stderr.read().decode() if process.stderr else ''}"
+            )
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                break
+        except OSError:
+            time.sleep(0.05)
+    path = "/sse" if transport == "sse" else "/mcp"
+    try:
+        yield f"http://127.0.0.1:{port}{path}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="session")
+def http_url() -> Iterator[str]:
+    """A real SDK server over streamable HTTP that wants ``Authorization: Bearer s3cret``."""
+    yield from _start_http("http", token="s3cret")
+
+
+@pytest.fixture(scope="session")
+def sse_url() -> Iterator[str]:
+    yield from _start_http("sse")
