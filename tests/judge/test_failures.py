@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
 
 import pytest
 from judge_support import PROVIDERS, FakeLLM, Reply, calls
@@ -184,3 +185,22 @@ def test_failed_verdicts_are_not_cached(llm: FakeLLM, judge: Judge) -> None:
     again = judge("openai")
     assert again["failed_pairs"] == 0
     assert again["cache_hits"] == 0
+
+
+def test_retry_after_forms() -> None:
+    from email.utils import format_datetime
+
+    from toolscore_judge.transport import RetryPolicy, retry_after_seconds
+
+    assert retry_after_seconds({"retry-after": "2"}) == 2.0
+    assert retry_after_seconds({"retry-after-ms": "150", "retry-after": "9"}) == 0.15
+    future = datetime.now(timezone.utc) + timedelta(seconds=30)
+    assert (
+        25 < (retry_after_seconds({"retry-after": format_datetime(future, usegmt=True)}) or 0) <= 30
+    )
+    assert retry_after_seconds({"retry-after": "soon"}) is None
+    assert retry_after_seconds({}) is None
+    policy = RetryPolicy(max_retries=5, backoff=0.5, max_wait=3.0)
+    assert [policy.delay(n, None) for n in range(4)] == [0.5, 1.0, 2.0, 3.0]
+    assert policy.delay(0, 60.0) == 3.0
+    assert policy.delay(0, -5.0) == 0.0
