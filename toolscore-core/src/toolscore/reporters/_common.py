@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from toolscore.result import EvaluationResult
 
 __all__ = [
-    "argument_differences",
     "as_float",
     "call_record",
     "compact_json",
@@ -29,7 +28,6 @@ __all__ = [
     "generated_at",
     "json_safe",
     "metric",
-    "paired_indexes",
     "redact",
     "required_completed",
     "summary",
@@ -192,35 +190,3 @@ def compact_json(value: Any) -> str:
     if len(text) > MAX_VALUE_CHARS:
         text = text[: MAX_VALUE_CHARS - 1] + "…"
     return text
-
-
-def paired_indexes(result: EvaluationResult) -> tuple[list[tuple[int, int]], list[int]]:
-    """The evaluation's (expected, actual) index pairs, and the actual indexes left unpaired."""
-    alignment = getattr(result, "alignment", None)
-    if alignment is None:
-        from toolscore.alignment import align
-
-        alignment = align(list(result.gold_calls), list(result.trace_calls))
-    pairs = [(int(e), int(a)) for e, a in alignment.pairs]
-    return pairs, sorted(int(i) for i in alignment.unmatched_actual)
-
-
-def argument_differences(expected: ToolCall, actual: ToolCall) -> list[str]:
-    """What differs between a paired call's arguments; empty when they match.
-
-    Uses the one comparison function (:func:`toolscore.compare.values_match`), so a report never
-    shows a difference that the metrics counted as a match.
-    """
-    if expected.args is None:
-        return []
-    from toolscore.compare import values_match
-
-    got = actual.actual_args
-    problems: list[str] = []
-    for key, want in expected.args.items():
-        if key not in got:
-            problems.append(f"missing: {key}")
-        elif not values_match(want, got[key]):
-            problems.append(f"{key}: {compact_json(want)} != {compact_json(got[key])}")
-    problems += [f"unexpected: {key}" for key in got if key not in expected.args]
-    return problems

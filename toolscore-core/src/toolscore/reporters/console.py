@@ -225,16 +225,10 @@ def _core_metrics_table(result: EvaluationResult) -> Any:
 
 
 def metric_tips(result: EvaluationResult) -> list[str]:
-    """Metric-level tips from :mod:`toolscore.diff`, unique, in order (empty if it has none)."""
-    from toolscore import diff
+    """Metric-level tips (selection, tool correctness, arguments, sequence, efficiency)."""
+    from toolscore.diff import metric_tips as tips
 
-    provider = getattr(diff, "metric_tips", None) or getattr(diff, "tips_for", None)
-    if provider is None:
-        return []
-    seen: dict[str, None] = {}
-    for tip in provider(result):
-        seen.setdefault(str(tip), None)
-    return list(seen)
+    return list(tips(result))
 
 
 def _extra_tables(result: EvaluationResult) -> Iterator[Any]:

@@ -10,12 +10,11 @@ document is passed through credential redaction.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from toolscore._markers import hookimpl
 from toolscore.reporters._common import (
-    argument_differences,
     as_float,
     compact_json,
     findings,
@@ -23,7 +22,6 @@ from toolscore.reporters._common import (
     generated_at,
     json_safe,
     metric,
-    paired_indexes,
     redact,
     required_completed,
 )
@@ -185,39 +183,36 @@ def _call_cell(call: ToolCall | None, *, expected: bool) -> str:
     return f"<td><code><b>{_e(call.tool)}</b></code><br>{args}{extra}</td>"
 
 
+_ROW_STATUS = {
+    "match": ("match", "match"),
+    "mismatch": ("differ", "arguments differ"),
+    "wrong_tool": ("differ", "wrong tool"),
+    "missing": ("missing", "missing"),
+    "extra": ("extra", "extra"),
+}
+
+
 def _comparison_rows(result: EvaluationResult) -> Iterator[str]:
-    gold: Sequence[ToolCall] = result.gold_calls
-    trace: Sequence[ToolCall] = result.trace_calls
-    pairs, extras = paired_indexes(result)
-    paired = dict(pairs)
-    for index, expected in enumerate(gold):
-        actual_index = paired.get(index)
-        if actual_index is None:
-            yield (
-                f'<tr class="missing"><td>{index + 1}</td>{_call_cell(expected, expected=True)}'
-                f'{_call_cell(None, expected=False)}<td class="status">missing</td>'
-                "<td>never called</td></tr>"
-            )
-            continue
-        actual = trace[actual_index]
-        problems = argument_differences(expected, actual)
-        if problems:
-            css, status = "differ", "arguments differ"
-        elif actual.is_error:
+    """One row per expected or actual call, aligned by tool name as the fix list is."""
+    from toolscore.diff import diff_rows
+
+    strict = bool(getattr(result, "strict", False))
+    for row in diff_rows(result.gold_calls, result.trace_calls, strict=strict):
+        css, status = _ROW_STATUS.get(row.status, ("differ", row.status))
+        if row.status == "match" and row.actual is not None and row.actual.is_error:
             css, status = "failed", "call failed"
+        if row.problems:
+            detail = "; ".join(row.problems)
+        elif row.status == "missing":
+            detail = "never called"
+        elif row.status == "extra":
+            detail = "not expected"
         else:
-            css, status = "match", "match"
-        detail = "; ".join(problems) if problems else f"actual call #{actual_index + 1}"
+            detail = ""
         yield (
-            f'<tr class="{css}"><td>{index + 1}</td>{_call_cell(expected, expected=True)}'
-            f'{_call_cell(actual, expected=False)}<td class="status">{_e(status)}</td>'
+            f'<tr class="{css}"><td>{row.number}</td>{_call_cell(row.expected, expected=True)}'
+            f'{_call_cell(row.actual, expected=False)}<td class="status">{_e(status)}</td>'
             f"<td>{_e(detail)}</td></tr>"
-        )
-    for actual_index in extras:
-        yield (
-            f'<tr class="extra"><td></td>{_call_cell(None, expected=True)}'
-            f'{_call_cell(trace[actual_index], expected=False)}<td class="status">extra</td>'
-            f"<td>{_e(f'unexpected call #{actual_index + 1}')}</td></tr>"
         )
 
 

@@ -25,13 +25,11 @@ from typing import TYPE_CHECKING, Any
 
 from toolscore._markers import hookimpl
 from toolscore.reporters._common import (
-    argument_differences,
     as_float,
     findings,
     fix_list,
     generated_at,
     metric,
-    paired_indexes,
     redact,
 )
 from toolscore.specs import ReporterSpec
@@ -107,36 +105,43 @@ class JUnitReporter:
         return case
 
     def _call_cases(self, result: EvaluationResult) -> Iterator[_Case]:
-        pairs, extras = paired_indexes(result)
-        paired = dict(pairs)
-        for index, expected in enumerate(result.gold_calls):
-            actual_index = paired.get(index)
-            actual = None if actual_index is None else result.trace_calls[actual_index]
-            case = _Case(f"call {index + 1}: {expected.tool}", actual.duration if actual else 0.0)
+        from toolscore.diff import diff_rows
+
+        strict = bool(getattr(result, "strict", False))
+        extras: list[str] = []
+        for row in diff_rows(result.gold_calls, result.trace_calls, strict=strict):
+            expected, actual = row.expected, row.actual
+            if expected is None:
+                if actual is not None:
+                    extras.append(actual.tool)
+                continue
+            case = _Case(f"call {row.number}: {expected.tool}", actual.duration if actual else 0.0)
             if actual is None:
                 case.fail(
                     "toolscore.MissingCall", f"expected call to `{expected.tool}` never happened"
                 )
-            else:
-                differences = argument_differences(expected, actual)
-                if differences:
-                    case.fail(
-                        "toolscore.ArgumentMismatch",
-                        f"`{expected.tool}` called with unexpected arguments",
-                        "\n".join(differences),
-                    )
-                elif actual.is_error:
-                    case.fail(
-                        "toolscore.ToolCallFailed",
-                        f"`{expected.tool}` failed: {actual.error or 'error'}",
-                    )
+            elif row.status == "wrong_tool":
+                case.fail(
+                    "toolscore.WrongTool",
+                    f"called `{actual.tool}` where `{expected.tool}` was expected",
+                )
+            elif row.problems:
+                case.fail(
+                    "toolscore.ArgumentMismatch",
+                    f"`{expected.tool}` called with unexpected arguments",
+                    "\n".join(row.problems),
+                )
+            elif actual.is_error:
+                case.fail(
+                    "toolscore.ToolCallFailed",
+                    f"`{expected.tool}` failed: {actual.error or 'error'}",
+                )
             yield case
         case = _Case("unexpected calls")
         if extras:
-            names = [f"#{i + 1} {result.trace_calls[i].tool}" for i in extras]
             case.fail(
                 "toolscore.UnexpectedCall",
-                f"{len(extras)} unexpected call(s): {', '.join(names)}",
+                f"{len(extras)} unexpected call(s): {', '.join(extras)}",
             )
         yield case
         if self.fail_on_violations:
