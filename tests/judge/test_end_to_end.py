@@ -102,6 +102,7 @@ def test_cli_llm_options_and_an_offline_rerun(
     files: tuple[Path, Path], llm: FakeLLM, tmp_path: Path, pm: ToolscorePluginManager
 ) -> None:
     gold, trace = files
+    llm.api_key = "not-needed"  # what a keyless OpenAI-compatible judge sends
     args = [
         "eval", str(gold), str(trace), "--llm-judge", "--llm-model", "llama3.1",
         "--llm-base-url", f"{llm.url}/v1", "--llm-cache", "verdicts",
