@@ -7,30 +7,20 @@ cleanly when those are missing.
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
-HERE = Path(__file__).parent
-SERVERS = HERE / "servers"
-FIXTURES = HERE / "fixtures"
-CLI_SCRIPT = HERE / "servers" / "run_cli.py"
+from mcp_support import free_port, server_cmd
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "realservers: needs the real third-party MCP servers installed (nox -s mcp-real)"
     )
-
-
-def server_cmd(name: str, *args: str) -> list[str]:
-    return [sys.executable, str(SERVERS / name), *args]
 
 
 @pytest.fixture(scope="session")
@@ -40,28 +30,8 @@ def sample_cmd() -> list[str]:
     return [sys.executable, sample.__file__]
 
 
-def run_cli(
-    *args: str, env: dict[str, str] | None = None, timeout: float = 60
-) -> subprocess.CompletedProcess[str]:
-    """Run ``toolscore ARGS`` in a subprocess, as a user would."""
-    return subprocess.run(
-        [sys.executable, str(CLI_SCRIPT), *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env={**os.environ, "COLUMNS": "200", **(env or {})},
-        check=False,
-    )
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _start_http(transport: str, token: str = "") -> Iterator[str]:
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
         server_cmd("http_server.py", str(port), transport, *([token] if token else [])),
         stdout=subprocess.DEVNULL,

@@ -5,7 +5,7 @@ import time
 
 mode = sys.argv[1] if len(sys.argv) > 1 else "junk"
 if mode == "junk":
-    for line in sys.stdin:
+    for _line in sys.stdin:
         sys.stdout.write("this is not json-rpc\n")
         sys.stdout.flush()
 elif mode == "exit":

@@ -98,6 +98,7 @@ class MCPConnection:
         self._stderr: BinaryIO | None = None
         self._dispatcher: Any = None
         self._headers: dict[str, str] = {}
+        self._pid: int | None = None
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -122,8 +123,21 @@ class MCPConnection:
     ) -> None:
         await self._close_quietly()
 
-    async def aclose(self) -> None:
+    async def aclose(self, *, force: bool = False) -> None:
+        """Close the session; ``force`` kills a stdio server first (one that hangs would
+        otherwise get the SDK's polite two-second shutdown)."""
+        if force:
+            self.kill()
         await self._close_quietly()
+
+    def kill(self) -> None:
+        """Kill a stdio server's process group at once (it runs in a session of its own)."""
+        if self._pid is None:
+            return
+        import signal
+
+        with contextlib.suppress(OSError):
+            os.killpg(self._pid, signal.SIGKILL)
 
     async def _close_quietly(self) -> None:
         self.closed = True
@@ -142,7 +156,11 @@ class MCPConnection:
         from mcp.client.session import ClientSession
         from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
+        before = _child_pids()
         read, write = await self._stack.enter_async_context(self._transport())
+        if self.target.transport == "stdio":
+            new = _child_pids() - before
+            self._pid = new.pop() if len(new) == 1 else None
         self._dispatcher = JSONRPCDispatcher(read, write)
         session = ClientSession(
             dispatcher=self._dispatcher,
@@ -265,6 +283,8 @@ class MCPConnection:
             )
         if isinstance(code, int):
             text = _one_line(str(exc))
+            if method == "initialize" and self.target.transport != "stdio":
+                text += " (check the URL, and any --header the server needs for authentication)"
             return MCPProtocolError(
                 f"MCP error for {method!r} (code={code}): {text}", code=code, rpc_message=text
             )
@@ -344,6 +364,18 @@ class MCPConnection:
         except MCPError:
             return False
         return True
+
+
+def _child_pids() -> set[int]:
+    """Our direct children (Linux /proc); empty where that is not available."""
+    pids: set[int] = set()
+    try:
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children", encoding="ascii") as handle:
+                pids.update(int(pid) for pid in handle.read().split())
+    except (OSError, ValueError):
+        return set()
+    return pids
 
 
 async def _no_roots(context: Any) -> Any:

@@ -35,6 +35,8 @@ _PATH_LINE = re.compile(r"^(?:[A-Za-z]:\\|/)[^\s]*")
 
 @attrs.frozen
 class TestOptions:
+    __test__ = False  # not a pytest test class, despite the name
+
     """How ``mcp test`` exercises a server."""
 
     cases: int = 3

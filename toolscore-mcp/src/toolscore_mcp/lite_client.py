@@ -102,8 +102,16 @@ class LiteConnection:
     ) -> None:
         await self.aclose()
 
-    async def aclose(self) -> None:
+    def kill(self) -> None:
+        if self._process is not None and self._process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self._process.kill()
+
+    async def aclose(self, *, force: bool = False) -> None:
         import anyio
+
+        if force:
+            self.kill()
 
         was_closed, self.closed = self.closed, True
         process = self._process

@@ -64,11 +64,16 @@ class ServerHandle:
             self._opened = True
         return self.current
 
-    async def retire(self, connection: MCPConnection) -> None:
+    async def retire(self, connection: MCPConnection, *, force: bool = False) -> None:
         self._collect(connection)
-        await connection.aclose()
+        await connection.aclose(force=force)
         if self.current is connection:
             self.current = None
+
+    async def open_fresh(self) -> MCPConnection:
+        """A separate server for one isolated scenario (counted as a restart)."""
+        self.stats.restarts += 1
+        return await self._opener()
 
     def _collect(self, connection: MCPConnection) -> None:
         if getattr(connection, "_toolscore_collected", False):
@@ -175,22 +180,35 @@ async def run_scenarios(
         if state.tainted or connection.closed:
             # Innocent bystanders that finished on a connection that went bad keep their
             # results; only calls that were caught up in the trouble are re-run.
-            await server.retire(connection)
+            await server.retire(connection, force=True)
 
-    for index in suspects:
-        try:
-            connection = await server.get()
-        except MCPError as exc:
-            results[index] = _trouble_result(scenarios[index], exc, timeout)
-            continue
-        outcome = await _attempt(connection, scenarios[index], tools, timeout)
-        if isinstance(outcome, ScenarioResult):
-            results[index] = outcome
-            continue
-        if isinstance(outcome, MCPConnectionClosed):
-            server.stats.crashes += 1
-        results[index] = _trouble_result(scenarios[index], outcome, timeout)
-        await server.retire(connection)
+    # Each suspect runs alone on a server of its own, several such servers at a time.
+    await server.close()
+    limiter = anyio.Semaphore(width)
+
+    async def isolate(index: int) -> None:
+        async with limiter:
+            try:
+                connection = await server.open_fresh()
+            except MCPError as exc:
+                results[index] = _trouble_result(scenarios[index], exc, timeout)
+                return
+            outcome: ScenarioResult | MCPError | None = None
+            try:
+                outcome = await _attempt(connection, scenarios[index], tools, timeout)
+            finally:
+                await server.retire(connection, force=not isinstance(outcome, ScenarioResult))
+            assert outcome is not None
+            if isinstance(outcome, ScenarioResult):
+                results[index] = outcome
+                return
+            if isinstance(outcome, MCPConnectionClosed):
+                server.stats.crashes += 1
+            results[index] = _trouble_result(scenarios[index], outcome, timeout)
+
+    async with anyio.create_task_group() as group:
+        for index in suspects:
+            group.start_soon(isolate, index)
     return _done(results)
 
 
