@@ -8,15 +8,15 @@ from typing import Any
 
 import pytest
 import toolscore_judge.plugin
-from judge_support import API_KEY, BASE_ENVS, KEY_ENVS, MODELS, FakeLLM
+from judge_support import API_KEY, BASE_ENVS, KEY_ENVS, MODELS, PROXY_ENVS, FakeLLM
 from toolscore.plugins.manager import ToolscorePluginManager
 from toolscore_judge.config import JudgeConfig
 
 
 @pytest.fixture(autouse=True)
 def _offline(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No real keys, every official endpoint pointed at a closed local port, cwd in tmp."""
-    for name in KEY_ENVS:
+    """No real keys, no proxy, every official endpoint pointed at a closed local port, cwd in tmp."""
+    for name in (*KEY_ENVS, *PROXY_ENVS):
         monkeypatch.delenv(name, raising=False)
     for name in BASE_ENVS:
         monkeypatch.setenv(name, "http://127.0.0.1:9")

@@ -24,6 +24,7 @@ from toolscore.model import ToolCall
 API_KEY = "sk-test-0123456789"
 KEY_ENVS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY")
 BASE_ENVS = ("OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "GOOGLE_GEMINI_BASE_URL")
+PROXY_ENVS = ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY")
 MODELS = {
     "openai": "gpt-4o-mini",
     "anthropic": "claude-3-5-haiku-latest",
