@@ -239,7 +239,7 @@ def _metric_cards(result: EvaluationResult) -> str:
     rate = as_float(metric(result, "efficiency_metrics", "redundant_rate"))
     cards.append(_card("Redundant Call Rate", f"{rate:.1%}", rate_band(rate)))
     side = result.metrics.get("side_effect_metrics")
-    if isinstance(side, Mapping) and side:
+    if isinstance(side, Mapping) and side.get("total_checks"):
         success = as_float(side.get("success_rate"), 1.0)
         cards.append(_card("Side-Effect Success", f"{success:.1%}", score_band(success)))
     semantic = result.metrics.get("semantic_metrics")

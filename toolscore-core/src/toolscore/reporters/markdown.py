@@ -106,7 +106,7 @@ def _side_effects(metrics: Mapping[str, object]) -> list[str]:
     rate = _number(side.get("success_rate"))
     if rate is not None:
         lines.append(f"| Success Rate | {rate * 100:.2f}% |")
-    if "total_checks" in side:
+    if side.get("total_checks"):
         lines.append(
             f"| Checks Passed | {side.get('passed_checks', 0)} of {side['total_checks']} |"
         )
