@@ -14,6 +14,7 @@ import click
 
 from toolscore.cli.options import Threshold, ThresholdType, WeightType
 from toolscore.cli.output import ExitCode, fail
+from toolscore.errors import MissingPluginError
 
 _REPORT_OPTIONS = (
     ("html", "HTML"),
@@ -167,6 +168,8 @@ def command(
             console.print(f"> Baseline: {save_baseline}", markup=False)
     except FileNotFoundError as exc:
         fail(f"File not found: {exc}")
+    except MissingPluginError as exc:
+        fail(str(exc))
     except ValueError as exc:
         fail(f"Invalid data: {exc}")
     except Exception as exc:
