@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from toolscore.matchers import Matcher
 
-__all__ = ["NO_KEY", "count_correct", "match_key", "plain_equal", "values_match"]
+__all__ = ["NO_KEY", "count_correct", "match_key", "values_match"]
 
 #: :func:`match_key` result for values that must be compared one by one.
 NO_KEY: Final = None
@@ -62,15 +62,6 @@ def _strict_match(expected: Any, actual: Any) -> bool:
         if len(expected) != len(actual):
             return False
         return all(_strict_match(e, a) for e, a in zip(expected, actual))
-    return bool(expected == actual)
-
-
-def plain_equal(expected: Any, actual: Any) -> bool:
-    """Python ``==`` (matchers through ``__eq__``): the trajectory metric's step comparison.
-
-    The reference's trajectory metric compares without stripping or float coercion; it keeps
-    doing so here so its numbers stay the same (SPEC §2.8, §2.15).
-    """
     return bool(expected == actual)
 
 

@@ -1,0 +1,85 @@
+"""``argument_metrics``: precision, recall and F1 of the arguments, over the shared alignment.
+
+Each expected call is compared with the actual call the alignment paired it with (same tool,
+best argument match), never re-paired here. An expected call with ``args=None`` is not
+checked; a pair with no expected and no actual arguments is a vacuous match; extra actual
+calls never lower precision (SPEC §2.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from toolscore._markers import hookimpl
+from toolscore.specs import MetricSpec
+
+if TYPE_CHECKING:
+    from toolscore.alignment import Alignment
+    from toolscore.context import EvaluationContext
+    from toolscore.model import ToolCall
+
+
+def calculate_argument_f1(
+    gold_calls: Sequence[ToolCall],
+    trace_calls: Sequence[ToolCall],
+    strict: bool = False,
+    alignment: Alignment | None = None,
+) -> dict[str, float]:
+    """``{"precision", "recall", "f1"}`` of the arguments of paired calls.
+
+    :param strict: strict value comparison (exact types), as in :mod:`toolscore.compare`.
+    :param alignment: the evaluation's alignment; computed here when not given.
+    """
+    if not gold_calls and not trace_calls:
+        return {"precision": 1.0, "recall": 1.0, "f1": 1.0}
+    if not gold_calls or not trace_calls:
+        return {"precision": 0.0, "recall": 0.0, "f1": 0.0}
+    if alignment is None:
+        from toolscore.alignment import align
+
+        alignment = align(gold_calls, trace_calls, strict=strict)
+    paired = {e: (a, c) for (e, a), c in zip(alignment.pairs, alignment.correct)}
+    total_correct = total_expected = total_actual = vacuous = 0
+    for index, gold in enumerate(gold_calls):
+        match = paired.get(index)
+        if gold.args is None:
+            vacuous += match is not None
+            continue
+        expected = len(gold.args)
+        if match is None:
+            total_expected += expected
+            continue
+        actual_index, correct = match
+        trace_args = trace_calls[actual_index].args
+        actual = len(trace_args) if trace_args else 0
+        total_correct += correct
+        total_expected += expected
+        total_actual += actual
+        if expected == 0 and actual == 0:
+            vacuous += 1
+    if total_expected == 0 and total_actual == 0 and vacuous > 0:
+        return {"precision": 1.0, "recall": 1.0, "f1": 1.0}
+    precision = total_correct / total_actual if total_actual > 0 else 0.0
+    recall = total_correct / total_expected if total_expected > 0 else 0.0
+    f1 = 2 * (precision * recall) / (precision + recall) if precision + recall > 0 else 0.0
+    return {"precision": precision, "recall": recall, "f1": f1}
+
+
+class ArgumentMetrics:
+    """The metric object registered for ``argument_metrics``."""
+
+    def compute(self, context: EvaluationContext) -> dict[str, float]:
+        return calculate_argument_f1(
+            context.expected, context.actual, strict=context.strict, alignment=context.alignment
+        )
+
+
+@hookimpl
+def toolscore_register_metrics() -> Iterator[MetricSpec]:
+    yield MetricSpec(
+        name="argument_metrics",
+        factory=ArgumentMetrics,
+        summary="precision, recall and F1 of the arguments of paired calls",
+        order=60,
+    )

@@ -1,0 +1,48 @@
+"""``invocation_accuracy``: did the agent call tools when it should, and only those?
+
+Set based: ``max(0, (|G∩T| - 0.5·(|T-G| + |G-T|)) / |G|)``, capped at 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from toolscore._markers import hookimpl
+from toolscore.specs import MetricSpec
+
+if TYPE_CHECKING:
+    from toolscore.context import EvaluationContext
+    from toolscore.model import ToolCall
+
+
+def calculate_invocation_accuracy(
+    gold_calls: Sequence[ToolCall], trace_calls: Sequence[ToolCall]
+) -> float:
+    """Tool-name set overlap with a half-point penalty per missing or unexpected tool (§2.6)."""
+    if not gold_calls and not trace_calls:
+        return 1.0
+    if not gold_calls or not trace_calls:
+        return 0.0
+    expected = {call.tool for call in gold_calls}
+    called = {call.tool for call in trace_calls}
+    penalty = len(called - expected) + len(expected - called)
+    accuracy = max(0.0, (len(expected & called) - penalty * 0.5) / len(expected))
+    return min(1.0, accuracy)
+
+
+class InvocationAccuracy:
+    """The metric object registered for ``invocation_accuracy``."""
+
+    def compute(self, context: EvaluationContext) -> float:
+        return calculate_invocation_accuracy(context.expected, context.actual)
+
+
+@hookimpl
+def toolscore_register_metrics() -> Iterator[MetricSpec]:
+    yield MetricSpec(
+        name="invocation_accuracy",
+        factory=InvocationAccuracy,
+        summary="expected tools called, minus half a point per missing or unexpected tool",
+        order=10,
+    )

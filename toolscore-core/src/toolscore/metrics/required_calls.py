@@ -1,0 +1,47 @@
+"""``required_call_recall``: the share of expected calls the trace completed, repeats counted.
+
+Each expected call needs its own actual call of the same tool that did not fail. Arguments and
+order are ignored. ``None`` when nothing was expected. It enters the score only through the
+``required_call_recall`` weight (0 by default).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from toolscore._markers import hookimpl
+from toolscore.specs import MetricSpec
+
+if TYPE_CHECKING:
+    from toolscore.context import EvaluationContext
+    from toolscore.model import ToolCall
+
+
+def calculate_required_call_recall(
+    gold_calls: Sequence[ToolCall], trace_calls: Sequence[ToolCall]
+) -> float | None:
+    """Σ min(expected count, non-failed actual count) per tool / #expected (SPEC §2.5)."""
+    if not gold_calls:
+        return None
+    needed = Counter(call.tool for call in gold_calls)
+    made = Counter(call.tool for call in trace_calls if not call.is_error)
+    return sum((needed & made).values()) / len(gold_calls)
+
+
+class RequiredCallRecall:
+    """The metric object registered for ``required_call_recall``."""
+
+    def compute(self, context: EvaluationContext) -> float | None:
+        return calculate_required_call_recall(context.expected, context.actual)
+
+
+@hookimpl
+def toolscore_register_metrics() -> Iterator[MetricSpec]:
+    yield MetricSpec(
+        name="required_call_recall",
+        factory=RequiredCallRecall,
+        summary="share of expected calls made without failing, repeats counted",
+        order=80,
+    )

@@ -1,0 +1,113 @@
+"""``tool_correctness_metrics``: which expected tools were called at least once (set based).
+
+Also home of :func:`calculate_tool_correctness_with_args`, a stricter library-only variant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from toolscore._markers import hookimpl
+from toolscore.specs import MetricSpec
+
+if TYPE_CHECKING:
+    from toolscore.context import EvaluationContext
+    from toolscore.model import ToolCall
+
+
+def calculate_tool_correctness(
+    gold_calls: Sequence[ToolCall], trace_calls: Sequence[ToolCall], strict_order: bool = False
+) -> dict[str, Any]:
+    """Expected tools called / expected tools, with the sorted name lists (SPEC §2.7).
+
+    ``strict_order=True`` counts positional name matches instead (never used by evaluate).
+    """
+    called = {call.tool for call in trace_calls}
+    if not gold_calls:
+        return {
+            "tool_correctness": 0.0 if trace_calls else 1.0,
+            "expected_tools": [],
+            "called_tools": sorted(called),
+            "missing_tools": [],
+            "extra_tools": sorted(called),
+            "correct_count": 0,
+            "total_expected": 0,
+        }
+    expected = {call.tool for call in gold_calls}
+    if strict_order:
+        expected_sequence = [call.tool for call in gold_calls]
+        called_sequence = [call.tool for call in trace_calls]
+        correct = sum(1 for e, c in zip(expected_sequence, called_sequence) if e == c)
+        return {
+            "tool_correctness": correct / len(expected_sequence),
+            "expected_tools": sorted(expected),
+            "called_tools": sorted(called),
+            "expected_sequence": expected_sequence,
+            "called_sequence": called_sequence,
+            "correct_count": correct,
+            "total_expected": len(expected_sequence),
+            "strict_order": True,
+        }
+    both = expected & called
+    return {
+        "tool_correctness": len(both) / len(expected),
+        "expected_tools": sorted(expected),
+        "called_tools": sorted(called),
+        "missing_tools": sorted(expected - called),
+        "extra_tools": sorted(called - expected),
+        "correct_count": len(both),
+        "total_expected": len(expected),
+        "strict_order": False,
+    }
+
+
+def calculate_tool_correctness_with_args(
+    gold_calls: Sequence[ToolCall], trace_calls: Sequence[ToolCall]
+) -> dict[str, Any]:
+    """Greedy first fit: a match needs the same tool and equal args (``None`` gold args: any).
+
+    Library only; ``evaluate()`` does not use it.
+    """
+    if not gold_calls:
+        return {
+            "tool_correctness_strict": 0.0 if trace_calls else 1.0,
+            "matches": [],
+            "mismatches": list(trace_calls),
+        }
+    matches: list[tuple[ToolCall, ToolCall]] = []
+    mismatches: list[ToolCall] = []
+    remaining = list(trace_calls)
+    for gold in gold_calls:
+        for position, trace in enumerate(remaining):
+            if gold.tool == trace.tool and (gold.args is None or gold.args == trace.args):
+                matches.append((gold, trace))
+                del remaining[position]
+                break
+        else:
+            mismatches.append(gold)
+    mismatches.extend(remaining)
+    return {
+        "tool_correctness_strict": len(matches) / len(gold_calls),
+        "matches": matches,
+        "mismatches": mismatches,
+        "match_count": len(matches),
+        "total_expected": len(gold_calls),
+    }
+
+
+class ToolCorrectness:
+    """The metric object registered for ``tool_correctness_metrics``."""
+
+    def compute(self, context: EvaluationContext) -> dict[str, Any]:
+        return calculate_tool_correctness(context.expected, context.actual)
+
+
+@hookimpl
+def toolscore_register_metrics() -> Iterator[MetricSpec]:
+    yield MetricSpec(
+        name="tool_correctness_metrics",
+        factory=ToolCorrectness,
+        summary="which expected tools were called at least once",
+        order=30,
+    )
