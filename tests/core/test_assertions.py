@@ -96,6 +96,16 @@ def test_markup_in_values_is_shown_literally() -> None:
     assert "'[bold]x[/bold]'" in failure_message(result, 1.0)
 
 
+def test_strict_failure_flags_what_strict_scoring_counted_wrong() -> None:
+    gold = [{"tool": "a", "args": {"n": 1, "s": "x"}}]
+    trace = [{"tool": "a", "args": {"n": 1.0, "s": "x"}}]
+    with pytest.raises(ToolScoreAssertionError) as info:
+        assert_tools(gold, trace, min_score=1.0, strict=True)
+    assert "n: 1 ≠ 1.0" in str(info.value)
+    assert "s: " not in str(info.value)
+    assert assert_tools(gold, trace, min_score=1.0).argument_f1 == 1.0  # lenient: correct
+
+
 def test_perfect_match_passes_min_score_one() -> None:
     result = assert_tools(
         [{"tool": "a", "args": {"x": 1}}], [{"tool": "a", "args": {"x": 1}}], min_score=1.0

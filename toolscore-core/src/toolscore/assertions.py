@@ -57,20 +57,24 @@ def validate_min_score(min_score: float) -> None:
         raise ValueError(f"min_score must be between 0.0 and 1.0, got {min_score}")
 
 
-def check_threshold(result: EvaluationResult, min_score: float | None) -> None:
+def check_threshold(
+    result: EvaluationResult, min_score: float | None, *, strict: bool | None = None
+) -> None:
     """Raise :class:`ToolScoreAssertionError` with the diff message if the score is too low.
 
     ``None`` skips the check. The score fails when ``score < max(0, min_score - 1e-9)``.
+    ``strict`` is the comparison the evaluation used (default: ``result.strict`` if the result
+    records it, else lenient), so the table flags exactly the arguments that were scored wrong.
     """
     if min_score is None:
         return
     validate_min_score(min_score)
     if result.score >= max(0.0, min_score - THRESHOLD_EPSILON):
         return
-    message = failure_message(result, min_score)
+    message = failure_message(result, min_score, strict=strict)
     try:
         if sys.stderr.isatty():
-            sys.stderr.write(failure_message(result, min_score, color=True))
+            sys.stderr.write(failure_message(result, min_score, color=True, strict=strict))
     except Exception:  # a closed or odd stderr must not hide the assertion itself
         pass
     raise ToolScoreAssertionError(message)
@@ -123,11 +127,17 @@ def _table(rows: Sequence[DiffRow]) -> Table:
 
 
 def failure_message(
-    result: EvaluationResult, min_score: float, *, color: bool = False, width: int = MESSAGE_WIDTH
+    result: EvaluationResult,
+    min_score: float,
+    *,
+    color: bool = False,
+    width: int = MESSAGE_WIDTH,
+    strict: bool | None = None,
 ) -> str:
     """The expected-vs-actual table, the score line and tips, as rendered text (SPEC §1.5).
 
-    ``color=True`` keeps ANSI styles (for a terminal); the default is plain text.
+    ``color=True`` keeps ANSI styles (for a terminal); the default is plain text. ``strict``
+    as in :func:`check_threshold`.
     """
     from rich.console import Console
 
@@ -141,7 +151,8 @@ def failure_message(
         color_system="standard" if color else None,
         highlight=False,
     )
-    strict = bool(getattr(result, "strict", False))
+    if strict is None:
+        strict = bool(getattr(result, "strict", False))
     console.print(_table(diff_rows(result.gold_calls, result.trace_calls, strict=strict)))
     console.print(
         f"score {result.score:.2f} < {min_score:.2f} required"
@@ -177,7 +188,7 @@ def assert_tools(
     """
     validate_min_score(min_score)
     result = evaluate(expected, actual, weights=weights, strict=strict)
-    check_threshold(result, min_score)
+    check_threshold(result, min_score, strict=strict)
     return result
 
 
@@ -207,7 +218,7 @@ def test_agent(
             response.close()
         raise TypeError(_ASYNC_AGENT)
     result = evaluate(expected, response, weights=weights, strict=strict)
-    check_threshold(result, min_score)
+    check_threshold(result, min_score, strict=strict)
     return result
 
 
@@ -233,7 +244,7 @@ async def test_agent_async(
     if inspect.isawaitable(response):
         response = await response
     result = evaluate(expected, response, weights=weights, strict=strict)
-    check_threshold(result, min_score)
+    check_threshold(result, min_score, strict=strict)
     return result
 
 

@@ -160,7 +160,7 @@ class Expectation:
         if not self._expected:
             return evaluate([], actual)
         result = evaluate(self._expected, actual, weights=self._weights, strict=self._strict)
-        check_threshold(result, self._min_score)
+        check_threshold(result, self._min_score, strict=self._strict)
         return result
 
     def run(self) -> EvaluationResult:
