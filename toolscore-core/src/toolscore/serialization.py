@@ -86,6 +86,12 @@ def _unstructure_call(call: ToolCall) -> dict[str, Any]:
 def _structure_call(value: Any, _type: type) -> ToolCall:
     if isinstance(value, ToolCall):
         return value
+    if not isinstance(value, Mapping):
+        raise ValueError(f"expected a tool call object, got {json_type_name(value)}")
+    tool = value.get("tool")
+    if not isinstance(tool, str) or not tool:
+        got = _got_text(tool) if "tool" in value else "nothing"
+        raise ValueError(f"expected a non-empty tool name in 'tool', got {got}")
     return call_from_dict(value)
 
 
@@ -305,8 +311,16 @@ def _cattrs_lines(error: BaseException) -> list[tuple[str, str]]:
         return [("", f"{type(error).__name__}: {error}")]
     if not isinstance(error, BaseValidationError):
         return [("", f"{type(error).__name__}: {error}")]
+
+    def describe(exc: BaseException, _type: Any) -> str:
+        if isinstance(exc, ValueError):
+            return str(exc)
+        if isinstance(exc, KeyError):
+            return f"required field {exc} is missing"
+        return f"invalid value ({type(exc).__name__}: {exc})"
+
     out: list[tuple[str, str]] = []
-    for line in transform_error(error):
+    for line in transform_error(error, format_exception=describe):
         message, _, where = line.rpartition(" @ ")
         out.append((where if where.startswith("$") else "$", message or line))
     return out
