@@ -18,6 +18,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 #: Distributions whose commands are documented (core's own are always there).
 FIRST_PARTY = ("toolscore-providers", "toolscore-mcp", "toolscore-pytest", "toolscore-judge")
@@ -37,7 +38,7 @@ handled error, 2 a usage error (`toolscore regression`: 0 pass, 1 regression, 2 
 """
 
 
-def _settings(command: object) -> dict[str, object]:
+def _settings(command: object) -> dict[str, Any]:
     """The command's own context settings (e.g. ``-h``), at the fixed width."""
     settings = dict(getattr(command, "context_settings", None) or {})
     settings.update(terminal_width=WIDTH, max_content_width=WIDTH)

@@ -77,7 +77,9 @@ def test_perfect_run_is_all_ok(tmp_path: Path) -> None:
 
 def test_credentials_are_redacted(tmp_path: Path) -> None:
     secret = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
-    _, text = _tap(tmp_path, [{"tool": "search", "args": {"q": secret}}])
+    failed = {"tool": "search", "args": {"q": "paris"}, "error": f"401 for token {secret}"}
+    _, text = _tap(tmp_path, [failed, EXPECTED[1]])
+    assert "not ok 1 - call 1: search" in text
     assert secret not in text
     assert "REDACTED github_token" in text
 
