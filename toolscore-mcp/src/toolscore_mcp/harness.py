@@ -135,6 +135,11 @@ async def discover_values(
     return ValueContext(known_values=known, roots=tuple(roots)), notes
 
 
+def _needs_tasks(tool: MCPToolDef) -> bool:
+    execution = tool.raw.get("execution")
+    return isinstance(execution, Mapping) and execution.get("taskSupport") == "required"
+
+
 def _extra_scenarios(tools: Sequence[MCPToolDef], pm: Any) -> list[Scenario]:
     if pm is None or not hasattr(pm.hook, "toolscore_mcp_extra_scenarios"):
         return []
@@ -182,7 +187,13 @@ async def grade_server(
             if options.discover
             else (ValueContext(), [])
         )
-        scenarios = generate_scenarios(tools, options.cases, options.edge_cases, context=context)
+        runnable = [tool for tool in tools if not _needs_tasks(tool)]
+        notes += [
+            f"{tool.name} requires task-augmented execution, which toolscore does not exercise; not called."
+            for tool in tools
+            if _needs_tasks(tool)
+        ]
+        scenarios = generate_scenarios(runnable, options.cases, options.edge_cases, context=context)
         scenarios += _extra_scenarios(tools, pm)
         results = await run_scenarios(
             server,

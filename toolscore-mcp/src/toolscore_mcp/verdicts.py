@@ -177,7 +177,7 @@ def judge_result(
     """The verdict for one answered call (timeouts and crashes are judged by the runner)."""
     tool = tool or MCPToolDef(name=scenario.tool)
     detail = _content_excerpt(result.content) if result.is_error else "ok"
-    misreported = reports_failure(result)
+    misreported = reports_failure(result) and not _asked_for_an_error(scenario)
     if scenario.kind == "edge":
         return ScenarioResult(
             scenario,
@@ -227,6 +227,14 @@ def judge_result(
             finding="output-schema",
         )
     return ScenarioResult(scenario, ok=True, is_error=False, duration=result.duration, detail="ok")
+
+
+_ERROR_WORDS = frozenset({"error", "errors", "fail", "failed", "failure", "exception"})
+
+
+def _asked_for_an_error(scenario: Scenario) -> bool:
+    """A call whose arguments ask for an error (``messageType: "error"``) may get one."""
+    return any(isinstance(v, str) and v.lower() in _ERROR_WORDS for v in scenario.arguments.values())
 
 
 def _text_excerpt(result: MCPToolResult) -> str:
