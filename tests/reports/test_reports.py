@@ -269,3 +269,33 @@ def test_eval_command_writes_the_extra_reports(tmp_path: Path) -> None:
     )
     assert run.exit_code == 0, run.output
     assert sorted(p.name for p in out.iterdir()) == ["r.csv", "r.html", "r.json", "r.md", "r.xml"]
+
+
+def test_every_report_survives_a_plugin_metric_with_odd_values(tmp_path: Path) -> None:
+    from toolscore.specs import MetricSpec
+
+    class Odd:
+        def compute(self, context: object) -> object:
+            return {
+                "inf": math.inf,
+                "nan": math.nan,
+                "set": {3, 1},
+                "obj": object(),
+                "nested": [{"k": (1, 2)}],
+            }
+
+    class OddPlugin:
+        @toolscore.hookimpl
+        def toolscore_register_metrics(self) -> object:
+            yield MetricSpec(name="odd", factory=Odd)
+
+    pm = create_plugin_manager(load_entrypoints=False)
+    pm.register(OddPlugin(), name="odd-plugin")
+    result = toolscore.evaluate(GOLD, TRACE, plugin_manager=pm)
+    assert "odd" in result.metrics
+    names = ("console", "json", "markdown", "html", "csv", "junit")
+    written = write_reports(result, {n: tmp_path / f"r.{n}" for n in names}, plugin_manager=pm)
+    data = json.loads(written["json"].read_text(encoding="utf-8"))
+    assert data["metrics"]["odd"]["inf"] == "Infinity"
+    assert data["metrics"]["odd"]["set"] == [1, 3]
+    assert "odd" in written["csv"].read_text(encoding="utf-8")
