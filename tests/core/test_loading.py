@@ -118,6 +118,20 @@ def test_gold_regex_form_becomes_a_full_match_matcher(write_json: WriteJson) -> 
     assert call.args["n"] == 2
 
 
+def test_gold_matcher_form_with_an_escaped_dollar(write_json: WriteJson) -> None:
+    path = write_json('[{"tool": "a", "args": {"x": {"\\u0024regex": "\\\\d+"}}}]', raw=True)
+    (call,) = load_gold_standard(path)
+    assert call.args is not None
+    assert isinstance(call.args["x"], Regex)
+    assert call.args["x"] == "12"
+
+
+def test_gold_without_matcher_forms_keeps_plain_values(write_json: WriteJson) -> None:
+    path = write_json([{"tool": "a", "args": {"x": {"nested": ["$not-a-form"]}}}])
+    (call,) = load_gold_standard(path)
+    assert call.args == {"x": {"nested": ["$not-a-form"]}}
+
+
 def test_gold_missing_file_keeps_reference_message(tmp_path: Path) -> None:
     path = tmp_path / "gold.json"
     with pytest.raises(FileNotFoundError, match=r"^Gold standard file not found: "):

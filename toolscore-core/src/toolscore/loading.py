@@ -63,12 +63,16 @@ def read_json(path: StrPath, *, what: str = "File") -> Any:
 
     ``what`` starts the not-found message (``"Trace file"`` -> ``Trace file not found: p``).
     """
+    return _decode(_read_text(path, what), str(path))
+
+
+def _read_text(path: StrPath, what: str) -> str:
     name = str(path)
     file = Path(path)
     if not file.exists():
         raise InputFileNotFoundError(f"{what} not found: {name}", source=name)
     try:
-        text = file.read_text(encoding="utf-8-sig")
+        return file.read_text(encoding="utf-8-sig")
     except IsADirectoryError:
         raise InputError("expected a JSON file, got a directory", source=name) from None
     except UnicodeDecodeError as exc:
@@ -77,6 +81,9 @@ def read_json(path: StrPath, *, what: str = "File") -> Any:
         ) from None
     except OSError as exc:
         raise InputError(f"cannot read the file: {exc.strerror or exc}", source=name) from None
+
+
+def _decode(text: str, name: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -85,6 +92,11 @@ def read_json(path: StrPath, *, what: str = "File") -> Any:
         ) from None
     except RecursionError:
         raise InputError("invalid JSON: nested too deeply", source=name) from None
+
+
+def _may_hold_operators(text: str) -> bool:
+    """Whether a JSON text can contain a ``"$..."`` key (a matcher form); cheap, exact."""
+    return '"$' in text or "\\u0024" in text.lower()
 
 
 # -- gold ------------------------------------------------------------------------------------
@@ -107,7 +119,8 @@ def load_gold_standard(
     :raises InputError: invalid JSON, or a document or item of the wrong shape.
     """
     name = str(path)
-    data = read_json(path, what="Gold standard file")
+    text = _read_text(path, "Gold standard file")
+    data = _decode(text, name)
     if not isinstance(data, list) and not (
         isinstance(data, Mapping) and isinstance(data.get("calls"), list)
     ):
@@ -122,8 +135,9 @@ def load_gold_standard(
     items: list[Mapping[str, Any]] = data if isinstance(data, list) else data["calls"]
     prefix = "$" if isinstance(data, list) else "$.calls"
     registry = plugin_manager.get_matchers() if plugin_manager is not None else None
+    operators = _may_hold_operators(text)
     return [
-        _gold_call(item, registry, source=name, path=f"{prefix}[{index}]")
+        _gold_call(item, registry, operators, source=name, path=f"{prefix}[{index}]")
         for index, item in enumerate(items)
     ]
 
@@ -145,13 +159,16 @@ def _gold_args(
     return args
 
 
-def _gold_call(item: Mapping[str, Any], registry: Any, *, source: str, path: str) -> ToolCall:
+def _gold_call(
+    item: Mapping[str, Any], registry: Any, operators: bool, *, source: str, path: str
+) -> ToolCall:
     raw_args = item.get("args")
-    args = (
-        None
-        if raw_args is None
-        else _gold_args(raw_args, registry, source=source, path=f"{path}.args")
-    )
+    if raw_args is None:
+        args = None
+    elif operators:
+        args = _gold_args(raw_args, registry, source=source, path=f"{path}.args")
+    else:
+        args = dict(raw_args)
     nested = item.get("metadata")
     metadata: dict[str, Any] = dict(nested) if isinstance(nested, Mapping) else {}
     for key, value in item.items():

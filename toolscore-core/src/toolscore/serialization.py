@@ -153,8 +153,7 @@ def validate_document(data: Any, schema: str, *, source: str | None = None) -> N
     importing jsonschema; only a document that fails it goes to jsonschema, which has the
     final word and names the first problem in document order, so the message is stable.
     """
-    root = load_schema(schema)
-    if _quick_valid(data, root, root):
+    if _quick_check(schema)(data):
         return
     errors = sorted(_validator(schema).iter_errors(data), key=_error_sort_key)
     if not errors:
@@ -163,7 +162,9 @@ def validate_document(data: Any, schema: str, *, source: str | None = None) -> N
     raise InputError(message, source=source, path=path)
 
 
-_QUICK_TYPES: dict[str, Callable[[Any], bool]] = {
+Check = Callable[[Any], bool]
+
+_TYPE_CHECKS: dict[str, Check] = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
     "string": lambda v: isinstance(v, str),
@@ -175,55 +176,125 @@ _QUICK_TYPES: dict[str, Callable[[Any], bool]] = {
     ),
     "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
 }
-
-_QUICK_KEYWORDS = frozenset(
-    {"type", "required", "properties", "items", "minLength", "$ref", "if", "then", "else"}
-)
 _ANNOTATIONS = frozenset({"$schema", "$id", "$defs", "title", "description", "x-expected"})
 
 
-def _quick_valid(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any]) -> bool:
-    """True only if ``value`` certainly matches ``schema``; False means "ask jsonschema".
+def _never(_value: Any) -> bool:
+    return False
 
-    Understands the keywords our shipped schemas use; anything else answers False, so a
-    schema that grows a new keyword stays correct (just slower on valid input).
+
+def _always(_value: Any) -> bool:
+    return True
+
+
+@cache
+def _quick_check(name: str) -> Check:
+    """The named schema compiled into a fast, conservative check (see :func:`_compile`)."""
+    root = load_schema(name)
+    return _compile(root, root, {})
+
+
+def _quick_valid(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any]) -> bool:
+    """True only if ``value`` certainly matches ``schema``; False means "ask jsonschema"."""
+    return _compile(schema, root, {})(value)
+
+
+def _compile(schema: Mapping[str, Any], root: Mapping[str, Any], refs: dict[str, Check]) -> Check:
+    """Compile the keywords our shipped schemas use into one predicate.
+
+    True only when ``value`` certainly matches. A keyword this compiler does not know makes
+    the predicate answer False (so jsonschema decides), which keeps it correct if a schema
+    grows a new keyword; it only gets slower on valid input.
     """
+    checks: list[Check] = []
     for key, rule in schema.items():
-        if key in _ANNOTATIONS:
+        if key in _ANNOTATIONS or key in ("then", "else"):
             continue
-        if key not in _QUICK_KEYWORDS:
-            return False
         if key == "type":
-            kinds = [rule] if isinstance(rule, str) else rule
-            if not any(_QUICK_TYPES[k](value) for k in kinds if k in _QUICK_TYPES):
-                return False
+            kinds = [rule] if isinstance(rule, str) else list(rule)
+            if any(kind not in _TYPE_CHECKS for kind in kinds):
+                return _never
+            checks.append(_one_of_types(tuple(_TYPE_CHECKS[kind] for kind in kinds)))
         elif key == "$ref":
             if not (isinstance(rule, str) and rule.startswith("#/")):
-                return False
-            target: Any = root
-            for part in rule[2:].split("/"):
-                target = target[part]
-            if not _quick_valid(value, target, root):
-                return False
+                return _never
+            checks.append(_compile_ref(rule, root, refs))
         elif key == "if":
-            branch = schema.get("then") if _quick_valid(value, rule, root) else schema.get("else")
-            if branch is not None and not _quick_valid(value, branch, root):
+            checks.append(
+                _branch(
+                    _compile(rule, root, refs),
+                    _compile(schema.get("then", {}), root, refs),
+                    _compile(schema.get("else", {}), root, refs),
+                )
+            )
+        elif key == "required":
+            checks.append(_required(tuple(rule)))
+        elif key == "properties":
+            checks.append(_properties({n: _compile(sub, root, refs) for n, sub in rule.items()}))
+        elif key == "items":
+            checks.append(_items(_compile(rule, root, refs)))
+        elif key == "minLength":
+            checks.append(_min_length(rule))
+        else:
+            return _never
+    if not checks:
+        return _always
+    if len(checks) == 1:
+        return checks[0]
+    return _all_of(tuple(checks))
+
+
+# Each keyword's predicate; only the keyword's own type is constrained, as in JSON Schema.
+
+
+def _one_of_types(tests: tuple[Check, ...]) -> Check:
+    return lambda v: any(test(v) for test in tests)
+
+
+def _branch(condition: Check, then: Check, otherwise: Check) -> Check:
+    return lambda v: then(v) if condition(v) else otherwise(v)
+
+
+def _required(names: tuple[str, ...]) -> Check:
+    return lambda v: not isinstance(v, dict) or all(name in v for name in names)
+
+
+def _properties(props: Mapping[str, Check]) -> Check:
+    def check(value: Any) -> bool:
+        if not isinstance(value, dict):
+            return True
+        for name, item in value.items():
+            sub = props.get(name)
+            if sub is not None and not sub(item):
                 return False
-        elif key in ("then", "else"):
-            continue
-        elif isinstance(value, dict) and key == "required":
-            if any(name not in value for name in rule):
-                return False
-        elif isinstance(value, dict) and key == "properties":
-            for name, sub in rule.items():
-                if name in value and not _quick_valid(value[name], sub, root):
-                    return False
-        elif isinstance(value, list) and key == "items":
-            if not all(_quick_valid(item, rule, root) for item in value):
-                return False
-        elif isinstance(value, str) and key == "minLength" and len(value) < rule:
-            return False
-    return True
+        return True
+
+    return check
+
+
+def _items(item: Check) -> Check:
+    return lambda v: not isinstance(v, list) or all(map(item, v))
+
+
+def _min_length(minimum: int) -> Check:
+    return lambda v: not isinstance(v, str) or len(v) >= minimum
+
+
+def _all_of(checks: tuple[Check, ...]) -> Check:
+    return lambda v: all(check(v) for check in checks)
+
+
+def _compile_ref(ref: str, root: Mapping[str, Any], refs: dict[str, Check]) -> Check:
+    compiled = refs.get(ref)
+    if compiled is None:
+        target: Any = root
+        for part in ref[2:].split("/"):
+            target = target[part]
+        holder: list[Check] = []
+        refs[ref] = lambda v: holder[0](v)  # a recursive reference resolves through this
+        holder.append(_compile(target, root, refs))
+        compiled = refs[ref] = holder[0]
+    return compiled
 
 
 def format_errors(errors: Iterable[Any] | BaseException, source: str | None = None) -> list[str]:
