@@ -69,3 +69,13 @@ def http_url() -> Iterator[str]:
 @pytest.fixture(scope="session")
 def sse_url() -> Iterator[str]:
     yield from _start_http("sse")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Live third-party servers run only when asked: ``-m realservers`` or TOOLSCORE_MCP_REAL=1."""
+    if "realservers" in (config.getoption("-m") or "") or os.environ.get("TOOLSCORE_MCP_REAL") == "1":
+        return
+    skip = pytest.mark.skip(reason="live third-party servers: run with -m realservers (nox -s mcp-real)")
+    for item in items:
+        if "realservers" in item.keywords:
+            item.add_marker(skip)

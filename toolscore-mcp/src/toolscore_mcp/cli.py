@@ -355,7 +355,7 @@ def _write_sarif(path: Path, issues: Sequence[Any], server_name: str, artifact: 
 @click.option(
     "--concurrency",
     type=click.IntRange(1, 64),
-    default=8,
+    default=10,
     show_default=True,
     help="Scenarios in flight at once.",
 )

@@ -27,7 +27,7 @@ from toolscore_mcp.verdicts import excerpt, judge_result
 
 __all__ = ["RunStats", "ServerHandle", "run_scenarios"]
 
-DEFAULT_CONCURRENCY = 8
+DEFAULT_CONCURRENCY = 10
 _PING_TIMEOUT = 2.0
 
 
