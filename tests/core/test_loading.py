@@ -305,14 +305,15 @@ def test_unrecognised_file_lists_formats_and_says_what_to_install(
     assert "\n" not in message
 
 
+@pytest.mark.parametrize("name", ["xml", None])
 def test_unsupported_format_keeps_reference_text_and_lists_names(
-    write_json: WriteJson, builtin_pm: ToolscorePluginManager
+    write_json: WriteJson, builtin_pm: ToolscorePluginManager, name: object
 ) -> None:
     path = write_json([])
     with pytest.raises(ValueError) as info:
-        load_trace(path, format="xml", plugin_manager=builtin_pm)
+        load_trace(path, format=name, plugin_manager=builtin_pm)  # type: ignore[arg-type]
     names = ", ".join(builtin_pm.get_extractors().names())
-    assert str(info.value) == f"Unsupported format: xml. Available formats: auto, {names}"
+    assert str(info.value) == f"Unsupported format: {name}. Available formats: auto, {names}"
     assert "canonical" in names
     assert "custom" in names
 

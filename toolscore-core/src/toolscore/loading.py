@@ -267,12 +267,12 @@ def resolve_format(name: str, registry: Registry[ExtractorSpec]) -> str:
     :raises MissingPluginError: a format a first-party distribution provides, not installed.
     :raises InputError: ``Unsupported format: X. Available formats: ...`` for anything else.
     """
-    candidates = [
-        name,
-        name.lower(),
-        name.lower().replace("-", "_"),
-        name.lower().replace("_", "-"),
-    ]
+    available = ["auto", *registry.names()]
+    unsupported = f"Unsupported format: {name}. Available formats: {', '.join(available)}"
+    if not isinstance(name, str):
+        raise InputError(unsupported)
+    lowered = name.strip().lower()
+    candidates = [name, lowered, lowered.replace("-", "_"), lowered.replace("_", "-")]
     for candidate in candidates:
         if candidate in registry:
             return candidate
@@ -287,5 +287,4 @@ def resolve_format(name: str, registry: Registry[ExtractorSpec]) -> str:
         raise MissingPluginError(
             f"format {name!r} needs the {distribution} distribution: pip install {distribution}"
         )
-    available = ["auto", *registry.names()]
-    raise InputError(f"Unsupported format: {name}. Available formats: {', '.join(available)}")
+    raise InputError(unsupported)
