@@ -37,7 +37,7 @@ def replay(responses: list[tuple[str, bytes]]) -> Iterator[tuple[str, list[dict[
     received: list[dict[str, Any]] = []
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+        def do_POST(self) -> None:
             length = int(self.headers.get("content-length") or 0)
             body = self.rfile.read(length)
             received.append({"path": self.path, "body": json.loads(body or b"{}")})

@@ -236,16 +236,17 @@ def otel_spans() -> list[Any]:
             "chat gpt-4o", kind=SpanKind.CLIENT, attributes={"gen_ai.operation.name": "chat"}
         ):
             pass
-        with tracer.start_as_current_span(
-            "execute_tool search",
-            attributes={
-                "gen_ai.operation.name": "execute_tool",
-                "gen_ai.tool.name": "search",
-                "gen_ai.tool.call.id": "call_s",
-                "gen_ai.tool.call.arguments": json.dumps({"q": "otel"}),
-            },
-        ):
-            with tracer.start_as_current_span(
+        with (
+            tracer.start_as_current_span(
+                "execute_tool search",
+                attributes={
+                    "gen_ai.operation.name": "execute_tool",
+                    "gen_ai.tool.name": "search",
+                    "gen_ai.tool.call.id": "call_s",
+                    "gen_ai.tool.call.arguments": json.dumps({"q": "otel"}),
+                },
+            ),
+            tracer.start_as_current_span(
                 "tools/call search",
                 kind=SpanKind.CLIENT,
                 attributes={
@@ -255,8 +256,9 @@ def otel_spans() -> list[Any]:
                     "jsonrpc.request.id": "12",
                     "gen_ai.tool.call.result": json.dumps(["a", "b"]),
                 },
-            ):
-                pass
+            ),
+        ):
+            pass
         with tracer.start_as_current_span(
             "execute_tool fetch",
             attributes={

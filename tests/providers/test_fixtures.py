@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from providers_support import FIXTURES, EXTRACTORS, load_fixture, ranking, summary, winner
+from providers_support import EXTRACTORS, FIXTURES, load_fixture, ranking, summary, winner
 
 #: fixture -> (format, [(tool, args)], {index: {field: value}} for results, errors, ids, ...)
 CASES: dict[str, tuple[str, list[tuple[str, dict[str, Any]]], dict[int, dict[str, Any]]]] = {

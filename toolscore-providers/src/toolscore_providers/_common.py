@@ -65,6 +65,12 @@ def get(obj: Any, *names: str, default: Any = None) -> Any:
     return default
 
 
+def text(obj: Any, *names: str) -> str | None:
+    """The first of ``names`` as a string (for tags like ``type``), else ``None``."""
+    value = get(obj, *names)
+    return value if isinstance(value, str) else None
+
+
 def has(obj: Any, name: str) -> bool:
     """Whether ``obj`` carries ``name`` as a key or an attribute (even when it is None)."""
     if isinstance(obj, Mapping):

@@ -28,6 +28,7 @@ from toolscore_providers._common import (
     items,
     new_draft,
     plain,
+    text,
     text_of,
 )
 
@@ -167,7 +168,7 @@ def _status(draft: CallDraft, item: Any) -> None:
 
 def apply_output(item: Any, index: ResultIndex) -> bool:
     """Attach a ``*_output`` item to its call; ``True`` when ``item`` was an output item."""
-    if get(item, "type") not in OUTPUT_TYPES:
+    if text(item, "type") not in OUTPUT_TYPES:
         return False
     draft = index.find(get(item, "call_id", "id"))
     if draft is not None:

@@ -34,6 +34,7 @@ from toolscore_providers._common import (
     new_draft,
     plain,
     sample,
+    text,
     text_of,
     unreadable,
 )
@@ -59,7 +60,7 @@ _TEXT_BLOCKS = frozenset({"text", "image"})
 
 
 def _is_event(value: Any) -> bool:
-    return get(value, "type") in _EVENTS
+    return text(value, "type") in _EVENTS
 
 
 def _block_kinds(content: Any) -> set[str]:

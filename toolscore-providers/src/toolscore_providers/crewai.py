@@ -35,6 +35,7 @@ from toolscore_providers._common import (
     new_draft,
     plain,
     sample,
+    text,
     unreadable,
 )
 
@@ -48,11 +49,11 @@ _EVENTS = frozenset({"tool_usage_started", "tool_usage_finished", "tool_usage_er
 
 
 def _is_entry(value: Any) -> bool:
-    return isinstance(get(value, "tool_name"), str) and get(value, "type") not in _EVENTS
+    return isinstance(get(value, "tool_name"), str) and text(value, "type") not in _EVENTS
 
 
 def _is_event(value: Any) -> bool:
-    return get(value, "type") in _EVENTS
+    return text(value, "type") in _EVENTS
 
 
 def _is_action(value: Any) -> bool:

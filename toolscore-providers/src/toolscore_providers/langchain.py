@@ -68,7 +68,7 @@ def _unwrap(message: Any) -> tuple[Any, Any]:
         return kwargs, kind
     data = get(message, "data")
     kind = get(message, "type")
-    if isinstance(data, Mapping) and kind in LANGCHAIN_TYPES:
+    if isinstance(data, Mapping) and isinstance(kind, str) and kind in LANGCHAIN_TYPES:
         return data, kind
     if not isinstance(message, Mapping):
         cls = class_name(message)

@@ -35,6 +35,7 @@ from toolscore_providers._common import (
     new_draft,
     parse_args,
     sample,
+    text,
     text_of,
     unreadable,
 )
@@ -138,7 +139,7 @@ def confidence(payload: Any) -> float:
         get(payload, "tool_calls") is not None or get(payload, "function_call") is not None
     ):
         return 0.8 if "openai" in message_tally([payload]) else 0.0
-    if get(payload, "type") in _responses.CALL_TYPES:
+    if text(payload, "type") in _responses.CALL_TYPES:
         return 0.7
     return 0.0
 
@@ -367,7 +368,7 @@ def extract(payload: Any) -> list[ToolCall]:
             reader.values([payload])
         elif get(payload, "role") is not None:
             reader.message(payload)
-        elif get(payload, "type") in _responses.CALL_TYPES:
+        elif text(payload, "type") in _responses.CALL_TYPES:
             reader.item(payload)
         else:
             raise unreadable(FORMAT, _EXPECTED, payload)

@@ -33,6 +33,7 @@ from toolscore_providers._common import (
     new_draft,
     plain,
     sample,
+    text,
     unreadable,
 )
 
@@ -63,8 +64,8 @@ def _all_messages(payload: Any) -> list[Any] | None:
     return None
 
 
-def _part_kind(part: Any) -> Any:
-    kind = get(part, "part_kind")
+def _part_kind(part: Any) -> str | None:
+    kind = text(part, "part_kind")
     if kind is None and not isinstance(part, dict):
         kind = _CALL_CLASSES.get(class_name(part))
     return kind
@@ -135,7 +136,7 @@ class _Reader:
                 return
             content = plain(get(part, "content"))
             outcome = get(part, "outcome")
-            if outcome in _ERROR_OUTCOMES:
+            if isinstance(outcome, str) and outcome in _ERROR_OUTCOMES:
                 draft.fail(content if isinstance(content, str) else _text(content))
             else:
                 draft.result = content

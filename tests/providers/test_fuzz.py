@@ -1,0 +1,210 @@
+"""Property-based tests: any JSON, however odd, gets a confidence in [0, 1] and either a list of
+calls or an :class:`InputError`, from every extractor; never any other exception."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from providers_support import EXTRACTORS
+from toolscore.errors import InputError
+from toolscore.model import ToolCall
+
+#: Keys every format looks for, so that random documents reach deep into the readers.
+KEYS = [
+    "role",
+    "content",
+    "tool_calls",
+    "function",
+    "name",
+    "arguments",
+    "args",
+    "id",
+    "type",
+    "choices",
+    "message",
+    "delta",
+    "index",
+    "object",
+    "output",
+    "call_id",
+    "input",
+    "messages",
+    "candidates",
+    "parts",
+    "functionCall",
+    "function_call",
+    "functionResponse",
+    "response",
+    "automaticFunctionCallingHistory",
+    "contents",
+    "tool_use_id",
+    "is_error",
+    "partial_json",
+    "content_block",
+    "lc",
+    "kwargs",
+    "data",
+    "tool",
+    "tool_input",
+    "action",
+    "action_input",
+    "tool_call_id",
+    "status",
+    "intermediate_steps",
+    "kind",
+    "part_kind",
+    "tool_name",
+    "new_items",
+    "raw_item",
+    "parent_tool_use_id",
+    "tools_results",
+    "tool_args",
+    "jsonrpc",
+    "method",
+    "params",
+    "result",
+    "error",
+    "format",
+    "resourceSpans",
+    "scopeSpans",
+    "spans",
+    "attributes",
+    "key",
+    "value",
+    "stringValue",
+    "intValue",
+    "startTimeUnixNano",
+    "spanId",
+    "parentSpanId",
+    "traceId",
+    "item",
+    "output_index",
+    "item_id",
+    "custom",
+    "structuredContent",
+    "isError",
+    "code",
+    "requestId",
+    "started_at",
+    "finished_at",
+    "outcome",
+    "tasks_output",
+]
+VALUES = [
+    "function",
+    "custom",
+    "tool_use",
+    "server_tool_use",
+    "mcp_tool_use",
+    "tool_result",
+    "mcp_tool_result",
+    "assistant",
+    "user",
+    "tool",
+    "system",
+    "model",
+    "ai",
+    "human",
+    "chat.completion",
+    "chat.completion.chunk",
+    "response",
+    "function_call",
+    "function_call_output",
+    "custom_tool_call",
+    "mcp_call",
+    "web_search_call",
+    "message",
+    "message_start",
+    "content_block_start",
+    "content_block_delta",
+    "message_delta",
+    "input_json_delta",
+    "tool-call",
+    "tool-return",
+    "retry-prompt",
+    "request",
+    "tool_call_item",
+    "tool_call_output_item",
+    "tool_usage_started",
+    "tool_usage_finished",
+    "tool_usage_error",
+    "2.0",
+    "tools/call",
+    "notifications/cancelled",
+    "mcp",
+    "execute_tool",
+    "gen_ai.tool.name",
+    "gen_ai.operation.name",
+    "gen_ai.tool.call.arguments",
+    "mcp.method.name",
+    "response.output_item.added",
+    "response.function_call_arguments.delta",
+    "response.completed",
+    "error",
+    "failed",
+    "retried",
+    '{"a": 1}',
+    '{"a":',
+    "",
+    "x",
+]
+
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from(VALUES),
+    st.text(max_size=8),
+)
+json_values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=5),
+        st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=4), inner, max_size=6),
+    ),
+    max_leaves=40,
+)
+
+
+def _check(name: str, payload: Any) -> None:
+    extractor = EXTRACTORS[name]
+    score = extractor.confidence(payload)
+    assert isinstance(score, float)
+    assert 0.0 <= score <= 1.0
+    try:
+        calls = extractor.extract(payload)
+    except InputError as exc:
+        message = str(exc)
+        assert message.startswith("$: not a "), message
+        return
+    assert isinstance(calls, list)
+    for call in calls:
+        assert isinstance(call, ToolCall)
+        assert call.tool
+        assert isinstance(call.args, dict)
+        json.dumps(call.metadata["format"])
+
+
+@pytest.mark.parametrize("name", sorted(EXTRACTORS))
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(payload=json_values)
+def test_any_json_is_read_or_rejected_cleanly(name: str, payload: Any) -> None:
+    _check(name, payload)
+
+
+@pytest.mark.parametrize("name", sorted(EXTRACTORS))
+@settings(max_examples=40, deadline=None)
+@given(payload=st.lists(json_values, min_size=1, max_size=8))
+def test_any_list_is_read_or_rejected_cleanly(name: str, payload: list[Any]) -> None:
+    _check(name, payload)
+
+
+@pytest.mark.parametrize("name", sorted(EXTRACTORS))
+@pytest.mark.parametrize("payload", [None, 0, 1.5, "text", True, [], {}, [[]], [None], [{}]])
+def test_scalars_and_empty_containers(name: str, payload: Any) -> None:
+    _check(name, payload)
