@@ -17,7 +17,7 @@ nox.options.reuse_existing_virtualenvs = True
 nox.options.sessions = ["tests", "integration", "lint", "typecheck"]
 
 ROOT = Path(__file__).parent
-TEST_DEPS = ("pytest>=8", "hypothesis>=6.100", "pytest-xdist>=3.5")
+TEST_DEPS = ("pytest>=8", "hypothesis>=6.100", "pytest-xdist>=3.5", "xmlschema>=3.4", "pyyaml>=6.0")
 
 #: distribution folder -> its test folders (run with only that distribution and core installed).
 PACKAGES: dict[str, tuple[str, ...]] = {
