@@ -263,3 +263,24 @@ def test_workflow_example_uses_the_action_inputs(action: dict[str, Any]) -> None
                     used |= set(step["with"])
     assert used, "no example step uses the action"
     assert used <= set(action["inputs"]), used - set(action["inputs"])
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is needed to run the step scripts")
+@pytest.mark.parametrize(("fail_under", "code"), [("C", "0"), ("A", "1")])
+def test_mcp_step_grades_the_sample_server(
+    action: dict[str, Any], tmp_path: Path, fail_under: str, code: str
+) -> None:
+    sample = pytest.importorskip("toolscore_mcp.sample_server")
+    command = f"{sys.executable} {Path(sample.__file__).resolve()}"
+    step_code, outputs, summary = _run_step(
+        action, "mcp", {"mcp-command": command, "mcp-fail-under": fail_under}, tmp_path
+    )
+    assert step_code == 0
+    assert outputs["exit-code"] == code
+    assert outputs["grade"] == "B"
+    assert 0.8 <= float(outputs["score"]) < 0.9
+    assert "# MCP Scorecard: notes-server" in summary
+    assert (tmp_path / "toolscore-reports" / "mcp-scorecard.json").is_file()
+    gate_code, gate_out, _ = _run_step(action, "gate", {}, tmp_path, {"mcp": outputs})
+    assert gate_out["passed"] == ("true" if code == "0" else "false")
+    assert gate_code == int(code)
