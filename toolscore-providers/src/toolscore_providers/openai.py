@@ -25,6 +25,7 @@ from toolscore_providers import _responses
 from toolscore_providers._common import (
     CallDraft,
     ResultIndex,
+    _scan_once,
     decode_json,
     finish,
     get,
@@ -336,7 +337,72 @@ def _absorb_function(slot: dict[str, Any], function: Any) -> None:
         slot["arguments"] = fragment
 
 
+def _completion_fast(payload: dict[str, Any]) -> list[ToolCall] | None:
+    """A chat completion of plain dicts whose calls are all ``function`` calls, read directly.
+
+    This is the common case (and the one whose cost matters for large responses): no result
+    can follow in a completion, so calls are built without drafts. Anything unusual returns
+    ``None`` and takes the general path.
+    """
+    choices = payload.get("choices")
+    if type(choices) is not list:
+        return None
+    out: list[ToolCall] = []
+    append = out.append
+    scan = _scan_once
+    for choice in choices:
+        message = choice.get("message") if type(choice) is dict else None
+        if type(message) is not dict:
+            return None
+        tool_calls = message.get("tool_calls")
+        if not tool_calls:
+            if message.get("function_call") is not None:
+                return None
+            continue
+        if type(tool_calls) is not list:
+            return None
+        for entry in tool_calls:
+            if type(entry) is not dict:
+                return None
+            function = entry.get("function")
+            name = function.get("name") if type(function) is dict else None
+            if type(name) is not str or not name or entry.get("type", "function") != "function":
+                return None
+            raw = function.get("arguments")
+            problem = None
+            if type(raw) is str:
+                try:
+                    args, end = scan(raw, 0)
+                    if end != len(raw) or type(args) is not dict:
+                        raise ValueError
+                except (StopIteration, ValueError, RecursionError):
+                    args, problem = parse_args(raw)
+            else:
+                args, problem = parse_args(raw)
+            call_id = entry.get("id")
+            metadata = {"format": FORMAT, "kind": "tool_calls"}
+            if problem is not None:
+                metadata["args_parse_error"] = problem
+            append(
+                ToolCall(
+                    tool=name,
+                    args=args,
+                    id=call_id if type(call_id) is str and call_id else _id(call_id),
+                    metadata=metadata,
+                )
+            )
+    return out
+
+
+def _id(value: Any) -> str | None:
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def extract(payload: Any) -> list[ToolCall]:
+    if type(payload) is dict and "choices" in payload and "messages" not in payload:
+        fast = _completion_fast(payload)
+        if fast is not None:
+            return fast
     reader = _Reader()
     if isinstance(payload, (list, tuple)):
         reader.values(list(payload))
