@@ -42,9 +42,11 @@ def _core_version() -> str:
     return version()
 
 
-def _first_line(exc: BaseException) -> str:
-    text = f"{type(exc).__name__}: {exc}"
-    return text.splitlines()[0] if text else type(exc).__name__
+def _first_line(exc: BaseException, limit: int = 300) -> str:
+    """The error as one line: type and message, with the message's lines joined."""
+    message = " ".join(part.strip() for part in str(exc).splitlines() if part.strip())
+    text = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class ToolscorePluginManager(pluggy.PluginManager):
@@ -161,12 +163,10 @@ class ToolscorePluginManager(pluggy.PluginManager):
         registry = self._registries.get(kind)
         if registry is None:
             caller = getattr(self.hook, f"toolscore_register_{kind}")
-            # pluggy calls implementations LIFO; collect in registration order so that
-            # built-ins (registered first) win name clashes and the order is reproducible.
-            impls = [
-                (impl.plugin_name, _bind(impl.function))
-                for impl in reversed(caller.get_hookimpls())
-            ]
+            # get_hookimpls() lists implementations in registration order (pluggy *calls*
+            # them LIFO); collecting in that order lets built-ins (registered first) win name
+            # clashes, then plugins in sorted entry-point order, reproducibly.
+            impls = [(impl.plugin_name, _bind(impl.function)) for impl in caller.get_hookimpls()]
             registry = collect(kind, spec_type, impls, self._describe)
             for problem in registry.problems:
                 self._failed_in_registry[problem.plugin] = _first_line(problem.error)
@@ -204,7 +204,7 @@ class ToolscorePluginManager(pluggy.PluginManager):
     def register_commands(self, cli: Any) -> dict[str, str]:
         """Let every plugin add CLI commands; returns ``{plugin: error}`` for those that failed."""
         failures: dict[str, str] = {}
-        for impl in reversed(self.hook.toolscore_register_commands.get_hookimpls()):
+        for impl in self.hook.toolscore_register_commands.get_hookimpls():
             before = set(getattr(cli, "commands", {}))
             try:
                 impl.function(cli)
