@@ -365,7 +365,9 @@ def _completion_fast(payload: dict[str, Any]) -> list[ToolCall] | None:
             if type(entry) is not dict:
                 return None
             function = entry.get("function")
-            name = function.get("name") if type(function) is dict else None
+            if type(function) is not dict:
+                return None
+            name = function.get("name")
             if type(name) is not str or not name or entry.get("type", "function") != "function":
                 return None
             raw = function.get("arguments")

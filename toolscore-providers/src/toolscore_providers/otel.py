@@ -168,9 +168,9 @@ def _hex_id(value: Any, width: int) -> str | None:
     if isinstance(value, int):
         return f"{value:0{width}x}" if value else None
     if isinstance(value, str) and value:
-        value = value.removeprefix("0x")
+        ident: str = value.removeprefix("0x")
         # OTLP/JSON ids are hex (compare case-insensitively); protobuf JSON writes base64.
-        return value.lower() if all(c in "0123456789abcdefABCDEF" for c in value) else value
+        return ident.lower() if all(c in "0123456789abcdefABCDEF" for c in ident) else ident
     return None
 
 
