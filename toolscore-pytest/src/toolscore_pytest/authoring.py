@@ -16,10 +16,20 @@ if TYPE_CHECKING:
 
 
 def _forget_registries(pm: ToolscorePluginManager) -> None:
-    """Registries are built once per manager; drop them so a newly (un)registered plugin counts."""
+    """Drop what was built from the plugins so far, so a newly (un)registered plugin counts.
+
+    The manager builds each registry once and the evaluator builds its metric objects once per
+    manager; neither expects plugins to change afterwards, which a test fixture does.
+    """
+    import sys
+
     registries = getattr(pm, "_registries", None)
     if isinstance(registries, dict):
         registries.clear()
+    evaluation = sys.modules.get("toolscore.evaluation")
+    metric_cache = getattr(evaluation, "_METRICS", None)
+    if metric_cache is not None:
+        metric_cache.pop(pm, None)
 
 
 @contextmanager

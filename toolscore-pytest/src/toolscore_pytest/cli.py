@@ -78,9 +78,12 @@ def _age(created_at: str) -> str:
 
 
 def _console() -> Any:
+    """Standard output; message lines are never wrapped (tables still fit the width)."""
     from toolscore.cli.output import stdout_console
 
-    return stdout_console()
+    console = stdout_console()
+    console.soft_wrap = True
+    return console
 
 
 # -- approve ---------------------------------------------------------------------------------------

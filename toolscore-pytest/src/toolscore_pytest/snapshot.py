@@ -99,6 +99,7 @@ class SnapshotFixture:
 
         snapshot_name = name if name is not None else self._next_name()
         self._state.used.add(snapshot_name)
+        problem: str | None = None
         try:
             with _without_ci(self._allow_pending):
                 outcome = run_snapshot(
@@ -113,8 +114,10 @@ class SnapshotFixture:
         except ToolScoreAssertionError as exc:
             self._state.count("failed")
             raise exc.with_traceback(None) from None  # the table is the whole story
-        except (InputError, ValueError) as exc:
+        except (InputError, ValueError) as exc:  # a broken file, or values that are not JSON
+            problem = str(exc)
+        if problem is not None:  # failed outside the except block: no exception chain shown
             self._state.count("failed")
-            pytest.fail(str(exc), pytrace=False)
+            pytest.fail(problem, pytrace=False)
         self._state.count(outcome.status)
         return outcome.result
