@@ -170,7 +170,7 @@ def toolscore_register_commands(cli: click.Group) -> None:
 
 
 @hookspec(firstresult=True)
-def toolscore_detect_format(payload: Any) -> str | None:
+def toolscore_detect_format(payload: Any, plugin_manager: ToolscorePluginManager) -> str | None:
     """Name the extractor that should read ``payload``, or return ``None`` to pass.
 
     Called once per payload that was not given an explicit format. Stops at first non-None
@@ -178,6 +178,8 @@ def toolscore_detect_format(payload: Any) -> str | None:
     its confidence and picks the highest, so a plugin implementing this hook takes precedence.
 
     :param payload: A decoded JSON value or a provider SDK object.
+    :param plugin_manager: The manager asking; ``plugin_manager.get_extractors()`` is the
+        registry to choose from.
     :returns: An extractor name, or ``None``.
 
     Example::

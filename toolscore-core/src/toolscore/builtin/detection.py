@@ -12,14 +12,12 @@ implements the hook itself answers first, and this one decides only when nobody 
 * Nothing positive: the hook returns ``None`` and the caller raises its own error (TypeError for
   in-memory objects, InputError for files) listing :func:`known_formats`.
 
-The hook receives only the payload, so it rates against the plugin manager that asked:
-:func:`detect` records that manager for the duration of the call; a direct
-``pm.detect_format(...)`` call falls back to the process-wide manager.
+The hook receives the plugin manager that asked, so it rates against that manager's
+extractors (a test's fresh manager, or the CLI's with ``--disable-plugin`` applied).
 """
 
 from __future__ import annotations
 
-import contextvars
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -54,10 +52,6 @@ class AmbiguousFormatError(ToolscoreError, ValueError):
             f"pass format= (or --format) with one of them"
         )
 
-
-_ACTIVE: contextvars.ContextVar[ToolscorePluginManager | None] = contextvars.ContextVar(
-    "toolscore_detecting_pm", default=None
-)
 
 #: Extractor instances, built once per registry (so per plugin manager).
 _INSTANCES: weakref.WeakKeyDictionary[Registry[ExtractorSpec], dict[str, Extractor]] = (
@@ -112,19 +106,10 @@ def detect(payload: Any, plugin_manager: ToolscorePluginManager | None = None) -
         from toolscore.plugins import get_plugin_manager
 
         plugin_manager = get_plugin_manager()
-    token = _ACTIVE.set(plugin_manager)
-    try:
-        return plugin_manager.detect_format(payload)
-    finally:
-        _ACTIVE.reset(token)
+    return plugin_manager.detect_format(payload)
 
 
 @hookimpl(trylast=True)
-def toolscore_detect_format(payload: Any) -> str | None:
+def toolscore_detect_format(payload: Any, plugin_manager: ToolscorePluginManager) -> str | None:
     """Core's fallback detector: the most confident registered extractor, or ``None``."""
-    pm = _ACTIVE.get()
-    if pm is None:
-        from toolscore.plugins import get_plugin_manager
-
-        pm = get_plugin_manager()
-    return choose_format(payload, pm.get_extractors())
+    return choose_format(payload, plugin_manager.get_extractors())

@@ -198,7 +198,7 @@ class ToolscorePluginManager(pluggy.PluginManager):
 
     def detect_format(self, payload: Any) -> str | None:
         """Ask the ``toolscore_detect_format`` hook which extractor reads ``payload``."""
-        result: str | None = self.hook.toolscore_detect_format(payload=payload)
+        result: str | None = self.hook.toolscore_detect_format(payload=payload, plugin_manager=self)
         return result
 
     def register_commands(self, cli: Any) -> dict[str, str]:
