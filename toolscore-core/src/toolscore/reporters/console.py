@@ -333,9 +333,6 @@ def _extra_tables(result: EvaluationResult) -> Iterator[Any]:
             ("Min Duration", "min_duration"),
         ):
             table.add_row(label, f"{as_float(latency.get(key)):.3f}s")
-        cost = metric(result, "cost_metrics", default=None)
-        if isinstance(cost, Mapping) and cost:
-            table.add_row("Total Cost", f"${as_float(cost.get('total_cost')):.4f}")
         yield table
 
 
