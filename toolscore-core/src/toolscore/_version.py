@@ -1,16 +1,14 @@
-"""The installed version, read from package metadata only when asked for."""
+"""The version of toolscore-core.
+
+A constant rather than a package-metadata lookup: reading metadata costs milliseconds on every
+CLI start. All first-party distributions share this version (lockstep); a test checks that
+every ``pyproject.toml`` agrees with it.
+"""
 
 from __future__ import annotations
 
-from functools import cache
+VERSION = "0.1.0"
 
 
-@cache
 def version() -> str:
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as dist_version
-
-    try:
-        return dist_version("toolscore-core")
-    except PackageNotFoundError:  # running from a source tree
-        return "0.0.0"
+    return VERSION
