@@ -299,3 +299,14 @@ def test_every_report_survives_a_plugin_metric_with_odd_values(tmp_path: Path) -
     assert data["metrics"]["odd"]["inf"] == "Infinity"
     assert data["metrics"]["odd"]["set"] == [1, 3]
     assert "odd" in written["csv"].read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["console", "markdown", "html", "csv", "junit"])
+def test_a_mismatched_credential_never_leaks_even_truncated(name: str) -> None:
+    result = toolscore.evaluate(
+        [{"tool": "login", "args": {"token": "expected"}}],
+        [{"tool": "login", "args": {"token": SECRET}}],
+    )
+    options = {"per_call": True} if name == "junit" else None
+    text = render_report(name, result, options=options)
+    assert SECRET[:12] not in text  # not even the first characters of a cut-short value

@@ -74,6 +74,11 @@ class DiffRow:
 
 
 def _truncate(text: str, limit: int = MAX_VALUE_LENGTH) -> str:
+    # Redact before cutting: a credential cut short no longer matches its pattern and would
+    # otherwise leak all but its last characters into failure messages and reports.
+    from toolscore.metrics.policy import redact_secrets
+
+    text = redact_secrets(text)
     return text if len(text) <= limit else text[:limit] + "…"
 
 
