@@ -185,8 +185,11 @@ MAX_VALUE_CHARS = 400
 
 
 def compact_json(value: Any) -> str:
-    """``value`` as one line of JSON (JSON-safe), cut to :data:`MAX_VALUE_CHARS`."""
-    text = json.dumps(json_safe(value), ensure_ascii=False, sort_keys=False)
+    """``value`` as one line of JSON (JSON-safe, redacted), cut to :data:`MAX_VALUE_CHARS`.
+
+    Redaction comes first: a credential cut short would no longer be recognised.
+    """
+    text = redact(json.dumps(json_safe(value), ensure_ascii=False, sort_keys=False))
     if len(text) > MAX_VALUE_CHARS:
         text = text[: MAX_VALUE_CHARS - 1] + "…"
     return text
