@@ -210,7 +210,7 @@ def plain(value: Any, _depth: int = 0) -> Any:
     dump = getattr(value, "model_dump", None)
     if callable(dump):
         try:
-            return dump(mode="json", exclude_none=True)
+            return dump(mode="json", exclude_unset=True)
         except Exception:
             return value
     fields = getattr(value, "__dataclass_fields__", None)

@@ -123,9 +123,7 @@ def call_from_item(item: Any, fmt: str) -> CallDraft | None:
             output = get(item, "output")
             if output is not None:
                 draft.result = decode_json(output)
-            error = get(item, "error")
-            if error:
-                draft.fail(error)
+            _mcp_error(draft, get(item, "error"))
             _status(draft, item)
         return draft
     if isinstance(kind, str) and kind in _HOSTED:
@@ -150,6 +148,23 @@ def call_from_item(item: Any, fmt: str) -> CallDraft | None:
             _item_id(draft, item)
         return draft
     return None
+
+
+def _mcp_error(draft: CallDraft, error: Any) -> None:
+    """An ``mcp_call`` error: a message string, or an object (protocol, HTTP or execution)."""
+    if error is None or error == "":
+        return
+    if isinstance(error, str):
+        draft.fail(error)
+        return
+    message = get(error, "message")
+    if not isinstance(message, str) or not message:
+        content = get(error, "content")
+        message = text_of(content) if content is not None else get(error, "type")
+    draft.fail(message if message else "MCP call failed")
+    code = get(error, "code")
+    if isinstance(code, int) and not isinstance(code, bool):
+        draft.metadata["error_code"] = code
 
 
 def _item_id(draft: CallDraft, item: Any) -> None:

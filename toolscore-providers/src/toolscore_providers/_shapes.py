@@ -114,6 +114,11 @@ def tags(message: Any) -> frozenset[str]:
             out.add("claude_sdk")
     elif class_name(message) in ("AIMessage", "HumanMessage", "ToolMessage", "SystemMessage"):
         out.add("langchain")
+    elif isinstance(get(message, "subtype"), str) and (
+        isinstance(get(message, "data"), dict) or get(message, "session_id") is not None
+    ):
+        # Claude Agent SDK system and result messages (dataclasses.asdict form).
+        out.add("claude_sdk")
     for entry in items(get(message, "tool_calls")):
         _tool_call_tags(entry, out)
     if get(message, "function_call") is not None and role is not None:

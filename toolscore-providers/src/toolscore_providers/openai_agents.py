@@ -103,9 +103,6 @@ def extract(payload: Any) -> list[ToolCall]:
             draft = _responses.call_from_item(raw, FORMAT)
             if draft is None:
                 continue
-            description = get(item, "description")
-            if isinstance(description, str):
-                draft.metadata["description"] = description
             drafts.append(draft)
             index.add(draft)
         elif kind == "tool_call_output_item":
