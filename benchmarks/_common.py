@@ -28,7 +28,9 @@ def reference_python() -> str | None:
     return None
 
 
-def time_command(argv: Sequence[str], *, repeats: int = 15, env: dict[str, str] | None = None) -> tuple[float, float]:
+def time_command(
+    argv: Sequence[str], *, repeats: int = 15, env: dict[str, str] | None = None
+) -> tuple[float, float]:
     """Median wall time (s) and peak child RSS (MiB) of running ``argv`` ``repeats`` times."""
     full_env = {**os.environ, **(env or {})}
     subprocess.run(argv, capture_output=True, env=full_env, check=True)  # warm the file cache

@@ -27,16 +27,37 @@ def main() -> None:
     reference = reference_python()
     theirs = measure(reference) if reference else None
     rows = []
-    for key, label, target in (("import", "import toolscore", 0.5), ("help", "toolscore --help", 0.7)):
+    for key, label, target in (
+        ("import", "import toolscore", 0.5),
+        ("help", "toolscore --help", 0.7),
+    ):
         our_ms = (ours[key] - ours["python"]) * 1000
         row: list[object] = [label, f"{ours[key] * 1000:.1f}", f"{our_ms:.1f}"]
         if theirs:
             ref_ms = (theirs[key] - theirs["python"]) * 1000
-            row += [f"{theirs[key] * 1000:.1f}", f"{ref_ms:.1f}", f"{ours[key] / theirs[key]:.2f}x",
-                    f"{our_ms / ref_ms:.2f}x", f"<= {target}x"]
+            row += [
+                f"{theirs[key] * 1000:.1f}",
+                f"{ref_ms:.1f}",
+                f"{ours[key] / theirs[key]:.2f}x",
+                f"{our_ms / ref_ms:.2f}x",
+                f"<= {target}x",
+            ]
         rows.append(row)
-    header = ["what", "ours ms", "ours -python", "ref ms", "ref -python", "ratio", "ratio -python", "target"]
-    print_table(f"startup (interpreter alone: ours {ours['python']*1000:.1f} ms)", header[: len(rows[0])], rows)
+    header = [
+        "what",
+        "ours ms",
+        "ours -python",
+        "ref ms",
+        "ref -python",
+        "ratio",
+        "ratio -python",
+        "target",
+    ]
+    print_table(
+        f"startup (interpreter alone: ours {ours['python'] * 1000:.1f} ms)",
+        header[: len(rows[0])],
+        rows,
+    )
     if not theirs:
         print(f"(no reference interpreter found; set TOOLSCORE_REFERENCE_PYTHON) {Path.cwd()}")
 

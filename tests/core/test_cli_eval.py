@@ -9,12 +9,19 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-
 from toolscore.cli import cli
 from toolscore.plugins import create_plugin_manager
 
-GOLD = [{"tool": "get_weather", "args": {"city": "NYC"}}, {"tool": "send_email", "args": {"to": "u"}}]
-TRACE = {"calls": [{"tool": "get_weather", "args": {"city": "New York"}}, {"tool": "send_email", "args": {"to": "u"}}]}
+GOLD = [
+    {"tool": "get_weather", "args": {"city": "NYC"}},
+    {"tool": "send_email", "args": {"to": "u"}},
+]
+TRACE = {
+    "calls": [
+        {"tool": "get_weather", "args": {"city": "New York"}},
+        {"tool": "send_email", "args": {"to": "u"}},
+    ]
+}
 
 
 def write(path: Path, data: Any) -> Path:
@@ -38,7 +45,9 @@ def files(tmp_path: Path) -> tuple[Path, Path]:
     return write(tmp_path / "gold.json", GOLD), write(tmp_path / "trace.json", TRACE)
 
 
-def test_eval_writes_the_json_report_and_prints_the_summary(files: tuple[Path, Path], tmp_path: Path) -> None:
+def test_eval_writes_the_json_report_and_prints_the_summary(
+    files: tuple[Path, Path], tmp_path: Path
+) -> None:
     gold, trace = files
     result = run(["eval", str(gold), str(trace), "-o", "out/report.json"], tmp_path)
     assert result.exit_code == 0, result.output
@@ -52,7 +61,9 @@ def test_eval_writes_the_json_report_and_prints_the_summary(files: tuple[Path, P
 @pytest.mark.parametrize(
     ("threshold", "code"), [("0.85", 0), ("0.9", 1), ("B", 0), ("A", 1), ("85%", 0), ("90%", 1)]
 )
-def test_fail_under_gates_on_score_or_grade(files: tuple[Path, Path], tmp_path: Path, threshold: str, code: int) -> None:
+def test_fail_under_gates_on_score_or_grade(
+    files: tuple[Path, Path], tmp_path: Path, threshold: str, code: int
+) -> None:
     gold, trace = files
     result = run(["eval", str(gold), str(trace), "--fail-under", threshold], tmp_path)
     assert result.exit_code == code, result.output
@@ -86,7 +97,9 @@ def test_invalid_json_names_the_file_and_position(tmp_path: Path, files: tuple[P
     assert not (tmp_path / "r.json").exists()
 
 
-def test_gold_item_without_tool_names_the_json_path(tmp_path: Path, files: tuple[Path, Path]) -> None:
+def test_gold_item_without_tool_names_the_json_path(
+    tmp_path: Path, files: tuple[Path, Path]
+) -> None:
     _, trace = files
     gold = write(tmp_path / "gold.json", [{"tool": "a"}, {"args": {"x": 1}}])
     result = run(["eval", str(gold), str(trace)], tmp_path)
@@ -103,13 +116,17 @@ def test_weight_option_parsing(files: tuple[Path, Path], tmp_path: Path) -> None
     unknown = run(["eval", str(gold), str(trace), "--weight", "speed=1"], tmp_path)
     assert unknown.exit_code == 1
     assert "Unknown weight keys" in unknown.output
-    ok = run(["eval", str(gold), str(trace), "--weight", "argument_f1=1.0", "-o", "w.json"], tmp_path)
+    ok = run(
+        ["eval", str(gold), str(trace), "--weight", "argument_f1=1.0", "-o", "w.json"], tmp_path
+    )
     assert ok.exit_code == 0, ok.output
     weights = json.loads((tmp_path / "w.json").read_text())["summary"]["weights"]
     assert weights["argument_f1"] == pytest.approx(0.5882, abs=1e-4)
 
 
-def test_malformed_rule_file_is_one_line_naming_it(files: tuple[Path, Path], tmp_path: Path) -> None:
+def test_malformed_rule_file_is_one_line_naming_it(
+    files: tuple[Path, Path], tmp_path: Path
+) -> None:
     gold, trace = files
     rules = write(tmp_path / "rules.json", [{"tool": ""}])
     result = run(["eval", str(gold), str(trace), "--forbidden", str(rules)], tmp_path)
@@ -120,12 +137,21 @@ def test_malformed_rule_file_is_one_line_naming_it(files: tuple[Path, Path], tmp
 
 def test_fail_on_violations_counts_forbidden_calls_and_credentials(tmp_path: Path) -> None:
     gold = write(tmp_path / "gold.json", [{"tool": "deploy"}])
-    trace = write(tmp_path / "trace.json", {"calls": [
-        {"tool": "deploy", "args": {"token": "ghp_" + "a1B2" * 9}},
-        {"tool": "run_shell", "args": {"cmd": "rm -rf /"}},
-    ]})
-    rules = write(tmp_path / "rules.json", [{"tool": "run_shell", "args": {"cmd": {"$regex": "rm -rf"}}}])
-    result = run(["eval", str(gold), str(trace), "--forbidden", str(rules), "--fail-on-violations"], tmp_path)
+    trace = write(
+        tmp_path / "trace.json",
+        {
+            "calls": [
+                {"tool": "deploy", "args": {"token": "ghp_" + "a1B2" * 9}},
+                {"tool": "run_shell", "args": {"cmd": "rm -rf /"}},
+            ]
+        },
+    )
+    rules = write(
+        tmp_path / "rules.json", [{"tool": "run_shell", "args": {"cmd": {"$regex": "rm -rf"}}}]
+    )
+    result = run(
+        ["eval", str(gold), str(trace), "--forbidden", str(rules), "--fail-on-violations"], tmp_path
+    )
     assert result.exit_code == 1
     assert "2 forbidden call(s) or credential(s) found (--fail-on-violations)" in result.output
     report = json.loads((tmp_path / "toolscore.json").read_text())
@@ -157,7 +183,9 @@ def test_unknown_format_lists_the_available_ones(files: tuple[Path, Path], tmp_p
     assert "Unsupported format: nosuch" in result.output
 
 
-def test_openai_format_without_providers_says_what_to_install(files: tuple[Path, Path], tmp_path: Path) -> None:
+def test_openai_format_without_providers_says_what_to_install(
+    files: tuple[Path, Path], tmp_path: Path
+) -> None:
     gold, trace = files
     result = run(["eval", str(gold), str(trace), "-f", "openai"], tmp_path)
     assert result.exit_code == 1

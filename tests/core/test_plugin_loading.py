@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 
 import pytest
-
 from toolscore.errors import PluginLoadError
 from toolscore.plugins import create_plugin_manager
 from toolscore.plugins.manager import ToolscorePluginManager
@@ -34,7 +33,9 @@ def test_good_plugin_is_active_with_distribution_version_and_what_it_provides() 
     assert "toolscore_register_metrics" in good.hooks
 
 
-def test_import_error_is_recorded_as_failed_with_its_message(capsys: pytest.CaptureFixture[str]) -> None:
+def test_import_error_is_recorded_as_failed_with_its_message(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     records = by_name(load())
     failed = records["fake_import_error"]
     assert failed.status == "failed"
@@ -76,13 +77,16 @@ def test_duplicate_names_are_an_error_naming_both_distributions() -> None:
 
 
 def test_strict_mode_raises_on_the_first_failure() -> None:
-    with pytest.raises(PluginLoadError, match="fake_bad_signature|fake_import_error"):
-        load(strict=True, allow=frozenset({"toolscore-fake-import-error", "toolscore-fake-bad-signature"}))
+    with pytest.raises(PluginLoadError, match=r"fake_bad_signature|fake_import_error"):
+        load(
+            strict=True,
+            allow=frozenset({"toolscore-fake-import-error", "toolscore-fake-bad-signature"}),
+        )
 
 
 def test_strict_mode_raises_on_name_conflicts() -> None:
     pm = load(strict=True, allow=frozenset({"toolscore-fake-dup-a", "toolscore-fake-dup-b"}))
-    with pytest.raises(PluginLoadError, match="toolscore_fake_dup_a.*toolscore_fake_dup_b"):
+    with pytest.raises(PluginLoadError, match=r"toolscore_fake_dup_a.*toolscore_fake_dup_b"):
         pm.get_metrics()
 
 
@@ -93,7 +97,9 @@ def test_allow_list_filters_before_import(monkeypatch: pytest.MonkeyPatch) -> No
     assert "TOOLSCORE_FAKE_BLOCKED_IMPORTED" not in os.environ
 
 
-def test_blocked_plugin_is_listed_disabled_and_never_imported(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_blocked_plugin_is_listed_disabled_and_never_imported(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.delenv("TOOLSCORE_FAKE_BLOCKED_IMPORTED", raising=False)
     records = by_name(load(blocked=["fake_blocked"]))
     assert records["fake_blocked"].status == "disabled"
@@ -119,7 +125,8 @@ def test_no_plugins_env_keeps_builtins_only(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("TOOLSCORE_NO_PLUGINS", "1")
     pm = create_plugin_manager(group=GROUP)
     records = pm.records()
-    assert records and all(r.builtin for r in records)
+    assert records
+    assert all(r.builtin for r in records)
     assert "selection_accuracy" in pm.get_metrics()
 
 
@@ -130,7 +137,9 @@ def test_strict_env_variable(monkeypatch: pytest.MonkeyPatch) -> None:
         create_plugin_manager(group=GROUP)
 
 
-def test_trace_hooks_prints_hook_calls(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_trace_hooks_prints_hook_calls(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("TOOLSCORE_TRACE_HOOKS", "1")
     pm = create_plugin_manager(load_entrypoints=False)
     pm.detect_format([{"tool": "x"}])

@@ -10,14 +10,24 @@ from collections.abc import Sequence
 import pytest
 
 
-def run_toolscore(args: Sequence[str], *, env: dict[str, str] | None = None, cwd: str | None = None,
-                  timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def run_toolscore(
+    args: Sequence[str],
+    *,
+    env: dict[str, str] | None = None,
+    cwd: str | None = None,
+    timeout: float = 120,
+) -> subprocess.CompletedProcess[str]:
     """Run the real ``toolscore`` console entry point in a subprocess."""
     full_env = {**os.environ, **(env or {})}
     full_env.pop("TOOLSCORE_NO_PLUGINS", None)
     return subprocess.run(
         [sys.executable, "-c", "from toolscore.cli import main; main()", *args],
-        capture_output=True, text=True, env=full_env, cwd=cwd, timeout=timeout, check=False,
+        capture_output=True,
+        text=True,
+        env=full_env,
+        cwd=cwd,
+        timeout=timeout,
+        check=False,
     )
 
 

@@ -29,22 +29,39 @@ def fresh_venv(tmp_path: Path, *distributions: str) -> Path:
     subprocess.run(["uv", "venv", "--quiet", "--python", sys.executable, str(venv)], check=True)
     python = venv / "bin" / "python"
     subprocess.run(
-        ["uv", "pip", "install", "--quiet", "--python", str(python), *(str(ROOT / d) for d in distributions)],
+        [
+            "uv",
+            "pip",
+            "install",
+            "--quiet",
+            "--python",
+            str(python),
+            *(str(ROOT / d) for d in distributions),
+        ],
         check=True,
     )
     return venv
 
 
-def test_core_alone_evaluates_plain_lists_and_names_the_missing_distribution(tmp_path: Path) -> None:
+def test_core_alone_evaluates_plain_lists_and_names_the_missing_distribution(
+    tmp_path: Path,
+) -> None:
     venv = fresh_venv(tmp_path, "toolscore-core")
-    out = subprocess.run([venv / "bin" / "python", "-c", SCRIPT], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [venv / "bin" / "python", "-c", SCRIPT], capture_output=True, text=True, check=True
+    )
     first, second = out.stdout.strip().splitlines()
     assert first == '{"score": 1.0, "grade": "A"}'
-    assert "MissingPluginError" in second and "toolscore-providers" in second
-    listing = subprocess.run([venv / "bin" / "toolscore", "plugins", "list"], capture_output=True, text=True)
+    assert "MissingPluginError" in second
+    assert "toolscore-providers" in second
+    listing = subprocess.run(
+        [venv / "bin" / "toolscore", "plugins", "list"], capture_output=True, text=True
+    )
     assert listing.returncode == 0
     assert "No plugins installed" in listing.stdout
-    missing = subprocess.run([venv / "bin" / "toolscore", "mcp", "--help"], capture_output=True, text=True)
+    missing = subprocess.run(
+        [venv / "bin" / "toolscore", "mcp", "--help"], capture_output=True, text=True
+    )
     assert missing.returncode == 2
     assert "provided by the toolscore-mcp distribution" in missing.stderr
     assert "pip install toolscore-mcp" in missing.stderr
@@ -52,9 +69,16 @@ def test_core_alone_evaluates_plain_lists_and_names_the_missing_distribution(tmp
 
 def test_core_plus_mcp_gives_the_mcp_commands(tmp_path: Path) -> None:
     venv = fresh_venv(tmp_path, "toolscore-core", "toolscore-mcp")
-    listing = subprocess.run([venv / "bin" / "toolscore", "plugins", "list", "--json"],
-                             capture_output=True, text=True, check=True)
+    listing = subprocess.run(
+        [venv / "bin" / "toolscore", "plugins", "list", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert '"toolscore_mcp"' in listing.stdout
-    help_text = subprocess.run([venv / "bin" / "toolscore", "mcp", "--help"], capture_output=True, text=True)
+    help_text = subprocess.run(
+        [venv / "bin" / "toolscore", "mcp", "--help"], capture_output=True, text=True
+    )
     assert help_text.returncode == 0, help_text.stderr
-    assert "test" in help_text.stdout and "lint" in help_text.stdout
+    assert "test" in help_text.stdout
+    assert "lint" in help_text.stdout

@@ -6,7 +6,6 @@ import json
 
 import click
 import pytest
-
 from toolscore.cli import cli
 from toolscore.plugins import create_plugin_manager
 
@@ -26,7 +25,7 @@ def all_command_paths() -> list[list[str]]:
     def walk(group: click.Group, prefix: list[str], gctx: click.Context) -> None:
         for name in group.list_commands(gctx):
             command = group.get_command(gctx, name)
-            assert command is not None, f"{' '.join(prefix + [name])} listed but not resolvable"
+            assert command is not None, f"{' '.join([*prefix, name])} listed but not resolvable"
             paths.append([*prefix, name])
             if isinstance(command, click.Group):
                 walk(command, [*prefix, name], click.Context(command, parent=gctx))
@@ -38,7 +37,17 @@ def all_command_paths() -> list[list[str]]:
 def test_top_level_help_lists_builtin_and_plugin_commands(toolscore_cli) -> None:  # type: ignore[no-untyped-def]
     result = toolscore_cli(["--help"])
     assert result.returncode == 0, result.stderr
-    for name in ("eval", "validate", "plugins", "mcp", "demo", "approve", "snapshots", "record", "init"):
+    for name in (
+        "eval",
+        "validate",
+        "plugins",
+        "mcp",
+        "demo",
+        "approve",
+        "snapshots",
+        "record",
+        "init",
+    ):
         assert f"  {name}" in result.stdout, f"{name} missing from --help"
 
 
@@ -86,23 +95,29 @@ def test_plugins_list_table_and_verbose_location(toolscore_cli) -> None:  # type
     assert result.returncode == 0, result.stderr
     assert "toolscore_example_metric" in result.stdout
     assert "metrics: call_budget" in result.stdout
-    assert "toolscore_example_metric" in result.stdout and "__init__.py" in result.stdout
+    assert "toolscore_example_metric" in result.stdout
+    assert "__init__.py" in result.stdout
 
 
 def test_no_plugins_and_disable_plugin(toolscore_cli) -> None:  # type: ignore[no-untyped-def]
     result = toolscore_cli(["--no-plugins", "plugins", "list", "--json"])
     assert json.loads(result.stdout)["plugins"] == []
-    result = toolscore_cli(["--disable-plugin", "toolscore-example-metric", "plugins", "list", "--json"])
+    result = toolscore_cli(
+        ["--disable-plugin", "toolscore-example-metric", "plugins", "list", "--json"]
+    )
     plugins = {p["name"]: p for p in json.loads(result.stdout)["plugins"]}
     assert plugins["toolscore_example_metric"]["status"] == "disabled"
     assert plugins["toolscore_mcp"]["status"] == "active"
 
 
 def test_load_plugins_allow_list(toolscore_cli) -> None:  # type: ignore[no-untyped-def]
-    result = toolscore_cli(["plugins", "list", "--json"], env={"TOOLSCORE_LOAD_PLUGINS": "toolscore-mcp"})
+    result = toolscore_cli(
+        ["plugins", "list", "--json"], env={"TOOLSCORE_LOAD_PLUGINS": "toolscore-mcp"}
+    )
     assert [p["name"] for p in json.loads(result.stdout)["plugins"]] == ["toolscore_mcp"]
     result = toolscore_cli(["--help"], env={"TOOLSCORE_LOAD_PLUGINS": ""})
-    assert "  eval" in result.stdout and "  mcp" not in result.stdout
+    assert "  eval" in result.stdout
+    assert "  mcp" not in result.stdout
 
 
 def test_example_metric_appears_in_evaluate() -> None:

@@ -6,7 +6,16 @@ import json
 import subprocess
 import sys
 
-HEAVY = ("mcp", "anyio", "httpx", "openai", "anthropic", "google.genai", "langchain_core", "pydantic_ai")
+HEAVY = (
+    "mcp",
+    "anyio",
+    "httpx",
+    "openai",
+    "anthropic",
+    "google.genai",
+    "langchain_core",
+    "pydantic_ai",
+)
 
 
 def modules_after(code: str) -> set[str]:

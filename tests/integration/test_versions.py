@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 import toolscore
 
 if sys.version_info >= (3, 11):
@@ -15,7 +14,13 @@ else:  # pragma: no cover
     tomllib = pytest.importorskip("tomli")
 
 ROOT = Path(__file__).resolve().parents[2]
-FIRST_PARTY = ["toolscore-core", "toolscore-providers", "toolscore-mcp", "toolscore-pytest", "toolscore-judge"]
+FIRST_PARTY = [
+    "toolscore-core",
+    "toolscore-providers",
+    "toolscore-mcp",
+    "toolscore-pytest",
+    "toolscore-judge",
+]
 
 
 def project(folder: str) -> dict[str, object]:

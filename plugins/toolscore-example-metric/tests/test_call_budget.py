@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import pytest
-
 import toolscore
 from toolscore.plugins import create_plugin_manager
 from toolscore_example_metric import budget_for
@@ -14,7 +13,11 @@ from toolscore_example_metric import budget_for
 def test_installed_plugin_adds_the_metric_to_every_evaluation() -> None:
     result = toolscore.evaluate(
         [{"tool": "search"}, {"tool": "book"}],
-        [{"tool": "search", "duration": 0.25}, {"tool": "search", "duration": 0.5}, {"tool": "book"}],
+        [
+            {"tool": "search", "duration": 0.25},
+            {"tool": "search", "duration": 0.5},
+            {"tool": "book"},
+        ],
     )
     budget = result.metrics["call_budget"]
     assert budget["budget"] == 2
@@ -44,7 +47,8 @@ def test_registered_through_the_entry_point() -> None:
 
 
 @pytest.mark.parametrize(
-    ("expected", "option", "budget"), [(4, None, 4), (4, 6, 6), (4, 1.5, 6), (3, 1.5, 5), (0, None, 0)]
+    ("expected", "option", "budget"),
+    [(4, None, 4), (4, 6, 6), (4, 1.5, 6), (3, 1.5, 5), (0, None, 0)],
 )
 def test_budget_rules(expected: int, option: object, budget: int) -> None:
     assert budget_for(expected, option) == budget
