@@ -25,7 +25,11 @@ SLOW_SERVER = ROOT / "tests" / "mcp" / "servers" / "slow5_server.py"
 
 def ours() -> list[str]:
     exe = Path(sys.executable).parent / "toolscore"
-    return [str(exe)] if exe.exists() else [sys.executable, "-c", "from toolscore.cli import main; main()"]
+    return (
+        [str(exe)]
+        if exe.exists()
+        else [sys.executable, "-c", "from toolscore.cli import main; main()"]
+    )
 
 
 def reference() -> list[str] | None:
@@ -54,7 +58,10 @@ def main() -> int:
     args = parser.parse_args()
     ref = reference()
     slow = f"{sys.executable} {SLOW_SERVER}"
-    rows = [("toolscore demo", ["demo"], 1.5, None), ("mcp test, 5 tools x 200 ms", ["mcp", "test", slow], None, 0.5)]
+    rows = [
+        ("toolscore demo", ["demo"], 1.5, None),
+        ("mcp test, 5 tools x 200 ms", ["mcp", "test", slow], None, 0.5),
+    ]
     print(f"{'benchmark':32} {'ours':>9} {'reference':>10} {'ratio':>7}  target")
     for name, command, absolute, ratio_target in rows:
         mine = wall([*ours(), *command], args.repeat)
@@ -62,7 +69,9 @@ def main() -> int:
         ratio = mine / theirs if ref else float("nan")
         target = f"<= {absolute:.1f} s" if absolute else f"<= {ratio_target:.1f}x"
         met = (mine <= absolute) if absolute else (ratio <= (ratio_target or 0))
-        print(f"{name:32} {mine:8.2f}s {theirs:9.2f}s {ratio:6.2f}x  {target} {'ok' if met else 'MISSED'}")
+        print(
+            f"{name:32} {mine:8.2f}s {theirs:9.2f}s {ratio:6.2f}x  {target} {'ok' if met else 'MISSED'}"
+        )
     if shutil.which("nproc"):
         print(f"(cpus: {os.cpu_count()}, load: {os.getloadavg()[0]:.1f})")
     return 0

@@ -7,6 +7,7 @@ cleanly when those are missing.
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -73,9 +74,20 @@ def sse_url() -> Iterator[str]:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Live third-party servers run only when asked: ``-m realservers`` or TOOLSCORE_MCP_REAL=1."""
-    if "realservers" in (config.getoption("-m") or "") or os.environ.get("TOOLSCORE_MCP_REAL") == "1":
+    if (
+        "realservers" in (config.getoption("-m") or "")
+        or os.environ.get("TOOLSCORE_MCP_REAL") == "1"
+    ):
         return
-    skip = pytest.mark.skip(reason="live third-party servers: run with -m realservers (nox -s mcp-real)")
+    skip = pytest.mark.skip(
+        reason="live third-party servers: run with -m realservers (nox -s mcp-real)"
+    )
     for item in items:
         if "realservers" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def fresh_http_url() -> Iterator[str]:
+    """A streamable-HTTP server of its own (token ``s3cret``), not shared with other tests."""
+    yield from _start_http("http", token="s3cret")

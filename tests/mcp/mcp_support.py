@@ -40,7 +40,6 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

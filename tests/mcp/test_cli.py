@@ -8,10 +8,14 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from mcp_support import FIXTURES, run_cli, server_cmd
 
-SAMPLE = " ".join([sys.executable, str(Path(__file__).parents[2] / "toolscore-mcp/src/toolscore_mcp/sample_server.py")])
+SAMPLE = " ".join(
+    [
+        sys.executable,
+        str(Path(__file__).parents[2] / "toolscore-mcp/src/toolscore_mcp/sample_server.py"),
+    ]
+)
 
 
 def test_demo_grades_the_bundled_server_b_with_three_issues() -> None:
@@ -29,7 +33,16 @@ def test_mcp_test_writes_reports_and_gates_on_the_grade(tmp_path: Path) -> None:
     summary = tmp_path / "summary.md"
     report = tmp_path / "out" / "card.json"
     done = run_cli(
-        "mcp", "test", SAMPLE, "--report", "json", "-o", str(report), "--ci", "--fail-under", "a",
+        "mcp",
+        "test",
+        SAMPLE,
+        "--report",
+        "json",
+        "-o",
+        str(report),
+        "--ci",
+        "--fail-under",
+        "a",
         env={"GITHUB_STEP_SUMMARY": str(summary)},
     )
     assert done.returncode == 1, done.stderr
@@ -37,9 +50,15 @@ def test_mcp_test_writes_reports_and_gates_on_the_grade(tmp_path: Path) -> None:
     assert "Wrote the scorecard to the GitHub Actions job summary." in done.stdout
     assert "Grade B is below the required A." in done.stdout
     card = json.loads(report.read_text())
-    assert (card["grade"], card["scores"]["happy_pass_rate"], card["total_tool_tokens"]) == ("B", 0.8, 303)
+    assert (card["grade"], card["scores"]["happy_pass_rate"], card["total_tool_tokens"]) == (
+        "B",
+        0.8,
+        303,
+    )
     assert [f["tool"] for f in card["fixes"]] == ["export_notes", "delete_note", "search_notes"]
-    assert summary.read_text().startswith("# MCP Scorecard: notes-server 1.0.0\n\n**Grade: B** &middot; Score 87%")
+    assert summary.read_text().startswith(
+        "# MCP Scorecard: notes-server 1.0.0\n\n**Grade: B** &middot; Score 87%"
+    )
 
 
 def test_ci_without_fail_under_blocks_on_failures_and_sarif_lists_lint(tmp_path: Path) -> None:
@@ -47,26 +66,45 @@ def test_ci_without_fail_under_blocks_on_failures_and_sarif_lists_lint(tmp_path:
     done = run_cli("mcp", "test", SAMPLE, "--ci")
     assert done.returncode == 1
     assert "Blocking issues found (see 'Top issues to fix' above)." in done.stdout
-    done = run_cli("mcp", "test", SAMPLE, "--report", "sarif", "-o", str(sarif), "--fail-under", "B")
+    done = run_cli(
+        "mcp", "test", SAMPLE, "--report", "sarif", "-o", str(sarif), "--fail-under", "B"
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     log = json.loads(sarif.read_text())
     results = log["runs"][0]["results"]
     assert log["version"] == "2.1.0"
-    assert [(r["ruleId"], r["level"]) for r in results] == [("short-description", "warning"), ("prop-type", "error")]
+    assert [(r["ruleId"], r["level"]) for r in results] == [
+        ("short-description", "warning"),
+        ("prop-type", "error"),
+    ]
 
 
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
         ((), 2, "ERROR Provide an MCP server command (quoted) or --config PATH [--server NAME]."),
-        (("x", "--config", "c.json"), 2, "ERROR Provide exactly one of a server command or --config, not both."),
+        (
+            ("x", "--config", "c.json"),
+            2,
+            "ERROR Provide exactly one of a server command or --config, not both.",
+        ),
         (("x", "--fail-under", "Z"), 2, "ERROR --fail-under must be one of A-F, got 'Z'."),
         (("x", "--report", "md"), 2, "ERROR --report requires --output PATH."),
-        (("--config", "missing.json"), 2, "ERROR Failed to load MCP config: MCP config file not found: missing.json"),
-        (("/nonexistent/bin",), 1, "ERROR Failed to test MCP server: Failed to launch MCP server ['/nonexistent/bin']"),
+        (
+            ("--config", "missing.json"),
+            2,
+            "ERROR Failed to load MCP config: MCP config file not found: missing.json",
+        ),
+        (
+            ("/nonexistent/bin",),
+            1,
+            "ERROR Failed to test MCP server: Failed to launch MCP server ['/nonexistent/bin']",
+        ),
     ],
 )
-def test_usage_and_launch_errors_are_one_line(args: tuple[str, ...], code: int, message: str) -> None:
+def test_usage_and_launch_errors_are_one_line(
+    args: tuple[str, ...], code: int, message: str
+) -> None:
     done = run_cli("mcp", "test", *args)
     assert done.returncode == code
     assert done.stderr.startswith(message)
@@ -77,7 +115,9 @@ def test_usage_and_launch_errors_are_one_line(args: tuple[str, ...], code: int, 
 def test_list_lint_and_config_forms(tmp_path: Path) -> None:
     config = tmp_path / "mcp.json"
     argv = server_cmd("misbehaving_server.py", "--only=echo,picky")
-    config.write_text(json.dumps({"servers": {"odd": {"type": "stdio", "command": argv[0], "args": argv[1:]}}}))
+    config.write_text(
+        json.dumps({"servers": {"odd": {"type": "stdio", "command": argv[0], "args": argv[1:]}}})
+    )
     done = run_cli("mcp", "list", "--config", str(config))
     assert done.returncode == 0, done.stderr
     assert "misbehaving 0.1  (2 tools)" in done.stdout
@@ -100,13 +140,29 @@ def test_offline_lint_of_a_saved_tool_list_exits_1_on_errors(tmp_path: Path) -> 
     bad.write_text(json.dumps({"tools": [{"description": "no name"}]}))
     done = run_cli("mcp", "lint", "--file", str(bad))
     assert done.returncode == 2
-    assert done.stderr.strip() == f"ERROR {bad}: $.tools[0]: expected a tool object with a string 'name'"
-    assert run_cli("mcp", "lint", "--file", str(FIXTURES / "mcp-server-time.tools.json")).returncode == 0
+    assert (
+        done.stderr.strip()
+        == f"ERROR {bad}: $.tools[0]: expected a tool object with a string 'name'"
+    )
+    assert (
+        run_cli("mcp", "lint", "--file", str(FIXTURES / "mcp-server-time.tools.json")).returncode
+        == 0
+    )
 
 
-def test_http_server_through_the_cli(http_url: str) -> None:
-    done = run_cli("mcp", "test", "--url", http_url, "--header", "Authorization=Bearer ${MCP_TOKEN}", "--timeout", "10",
-                   env={"MCP_TOKEN": "s3cret"})
+def test_http_server_through_the_cli(fresh_http_url: str) -> None:
+    http_url = fresh_http_url
+    done = run_cli(
+        "mcp",
+        "test",
+        "--url",
+        http_url,
+        "--header",
+        "Authorization=Bearer ${MCP_TOKEN}",
+        "--timeout",
+        "10",
+        env={"MCP_TOKEN": "s3cret"},
+    )
     assert done.returncode == 0, done.stderr
     assert "MCP Scorecard: weather-http 2.0.0" in done.stdout
     assert "broken_lookup  fails on valid input (Error executing tool broken_lookup)" in done.stdout
@@ -115,16 +171,48 @@ def test_http_server_through_the_cli(http_url: str) -> None:
 def test_record_proxies_and_writes_a_session_that_scores(tmp_path: Path) -> None:
     session = tmp_path / "rec" / "session.json"
     lines = [
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        },
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "create_note", "arguments": {"title": "a"}}},
-        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "export_notes", "arguments": {"format": "json"}}},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "create_note", "arguments": {"title": "a"}},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "method": "tools/call",
+            "params": {"name": "export_notes", "arguments": {"format": "json"}},
+        },
     ]
     from mcp_support import CLI_SCRIPT
 
     process = subprocess.run(
-        [sys.executable, str(CLI_SCRIPT), "mcp", "record", "-o", str(session), "--", *SAMPLE.split()],
-        input="".join(json.dumps(m) + "\n" for m in lines), capture_output=True, text=True, timeout=60, check=False,
+        [
+            sys.executable,
+            str(CLI_SCRIPT),
+            "mcp",
+            "record",
+            "-o",
+            str(session),
+            "--",
+            *SAMPLE.split(),
+        ],
+        input="".join(json.dumps(m) + "\n" for m in lines),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert process.returncode == 0, process.stderr
     answers = [json.loads(line) for line in process.stdout.splitlines()]
@@ -134,11 +222,20 @@ def test_record_proxies_and_writes_a_session_that_scores(tmp_path: Path) -> None
     assert data["format"] == "mcp"
     assert data["recorded_by"] == "toolscore mcp record"
     kinds = [(m.get("method"), m["id"]) for m in data["messages"]]
-    assert sorted(kinds, key=str) == sorted([("tools/call", 2), (None, 2), ("tools/call", 3), (None, 3)], key=str)
+    assert sorted(kinds, key=str) == sorted(
+        [("tools/call", 2), (None, 2), ("tools/call", 3), (None, 3)], key=str
+    )
     assert kinds.index(("tools/call", 2)) < kinds.index((None, 2))
     assert all("duration" in m for m in data["messages"] if "result" in m)
     gold = tmp_path / "gold.json"
-    gold.write_text(json.dumps([{"tool": "create_note", "args": {"title": "a"}}, {"tool": "export_notes", "args": {"format": "json"}}]))
+    gold.write_text(
+        json.dumps(
+            [
+                {"tool": "create_note", "args": {"title": "a"}},
+                {"tool": "export_notes", "args": {"format": "json"}},
+            ]
+        )
+    )
     scored = run_cli("eval", str(gold), str(session))
     assert scored.returncode == 0, scored.stdout + scored.stderr
 

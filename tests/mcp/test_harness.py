@@ -33,19 +33,33 @@ def by_tool(card: MCPScorecard) -> dict[str, list]:
 
 
 @pytest.mark.parametrize("client", ["sdk", "lite"])
-def test_sample_server_grades_b_with_three_top_issues(sample_cmd: list[str], pm: ToolscorePluginManager, client: str) -> None:
+def test_sample_server_grades_b_with_three_top_issues(
+    sample_cmd: list[str], pm: ToolscorePluginManager, client: str
+) -> None:
     card = grade(sample_cmd, pm, client=client)
     assert (card.grade, round(card.score, 3)) == ("B", 0.866)
-    assert (card.happy_pass_rate, card.edge_resilience_rate, round(card.lint_score, 2)) == (0.8, 1.0, 0.93)
+    assert (card.happy_pass_rate, card.edge_resilience_rate, round(card.lint_score, 2)) == (
+        0.8,
+        1.0,
+        0.93,
+    )
     assert [(s.name, s.passed, s.total) for s in card.tool_summaries()] == [
-        ("create_note", 6, 6), ("list_notes", 6, 6), ("search_notes", 6, 6), ("delete_note", 6, 6), ("export_notes", 3, 6),
+        ("create_note", 6, 6),
+        ("list_notes", 6, 6),
+        ("search_notes", 6, 6),
+        ("delete_note", 6, 6),
+        ("export_notes", 3, 6),
     ]
     assert [(f.tool, f.problem) for f in card.fixes()] == [
         ("export_notes", "fails on valid input (export failed: storage backend not configured)"),
         ("delete_note", "property 'note_id' is missing a 'type'"),
         ("search_notes", "description is very short (< 10 chars)"),
     ]
-    assert (card.server.name, card.server.version, card.server.capabilities) == ("notes-server", "1.0.0", {"tools": {}})
+    assert (card.server.name, card.server.version, card.server.capabilities) == (
+        "notes-server",
+        "1.0.0",
+        {"tools": {}},
+    )
     assert card.server.protocol_version in ("2025-06-18", "2025-11-25")
     assert card.total_tool_tokens == 303
 
@@ -72,7 +86,10 @@ def test_failing_tool_fails_its_happy_paths_only(misbehaving: MCPScorecard) -> N
 def test_crashes_are_charged_to_the_crashing_tool_only(misbehaving: MCPScorecard) -> None:
     grouped = by_tool(misbehaving)
     assert {r.finding for r in grouped["crash"]} == {"crash"}
-    assert grouped["crash"][0].detail == "crash: the server exited while handling this call (stderr: fatal: crash tool called)"
+    assert (
+        grouped["crash"][0].detail
+        == "crash: the server exited while handling this call (stderr: fatal: crash tool called)"
+    )
     for name in ("echo", "slow", "noisy"):
         assert all(r.verdict == "pass" for r in grouped[name]), name
     assert misbehaving.restarts >= 1
@@ -88,21 +105,31 @@ def test_hanging_tool_times_out_without_stalling_the_run(misbehaving: MCPScoreca
 def test_junk_on_stdout_is_noted_and_the_tool_still_works(misbehaving: MCPScorecard) -> None:
     assert all(r.verdict == "pass" for r in by_tool(misbehaving)["noisy"])
     assert misbehaving.junk_lines >= 3
-    assert any("non-JSON-RPC line(s) to stdout" in note and "DEBUG: noisy tool called" in note for note in misbehaving.notes)
+    assert any(
+        "non-JSON-RPC line(s) to stdout" in note and "DEBUG: noisy tool called" in note
+        for note in misbehaving.notes
+    )
 
 
 def test_error_reported_as_success_is_a_finding(misbehaving: MCPScorecard) -> None:
     lies = by_tool(misbehaving)["lies"]
     assert [r.finding for r in lies if r.scenario.kind == "happy"] == ["error-as-success"] * 3
     fixes = [f for f in misbehaving.fixes() if f.tool == "lies"]
-    assert any(f.problem == "error reported as success (isError is false: Error: database unavailable)" for f in fixes)
+    assert any(
+        f.problem == "error reported as success (isError is false: Error: database unavailable)"
+        for f in fixes
+    )
 
 
-def test_rejected_generated_input_is_inconclusive_with_a_schema_hint(misbehaving: MCPScorecard) -> None:
+def test_rejected_generated_input_is_inconclusive_with_a_schema_hint(
+    misbehaving: MCPScorecard,
+) -> None:
     picky = [r for r in by_tool(misbehaving)["picky"] if r.scenario.kind == "happy"]
     assert {(r.verdict, r.argument) for r in picky} == {("inconclusive", "code")}
     [fix] = [f for f in misbehaving.fixes() if f.tool == "picky"]
-    assert fix.problem.startswith("could not construct valid input for 'code' (Invalid code 'sample_code'")
+    assert fix.problem.startswith(
+        "could not construct valid input for 'code' (Invalid code 'sample_code'"
+    )
     assert "Add 'examples' (or an 'enum', 'pattern' or 'format') to 'code'" in fix.fix
     row = next(s for s in misbehaving.tool_summaries() if s.name == "picky")
     assert (row.passed, row.total, row.inconclusive) == (3, 3, 3)
@@ -111,11 +138,16 @@ def test_rejected_generated_input_is_inconclusive_with_a_schema_hint(misbehaving
 def test_structured_content_is_checked_against_the_output_schema(misbehaving: MCPScorecard) -> None:
     structured = [r for r in by_tool(misbehaving)["structured"] if r.scenario.kind == "happy"]
     assert {r.finding for r in structured} == {"output-schema"}
-    assert structured[0].detail == "structuredContent does not match outputSchema at count: 'many' is not of type 'integer'"
+    assert (
+        structured[0].detail
+        == "structuredContent does not match outputSchema at count: 'many' is not of type 'integer'"
+    )
 
 
 def test_a_hang_that_wedges_a_sequential_server_is_restarted(pm: ToolscorePluginManager) -> None:
-    card = grade(server_cmd("misbehaving_server.py", "--sequential", "--only=echo,hang"), pm, timeout=0.5)
+    card = grade(
+        server_cmd("misbehaving_server.py", "--sequential", "--only=echo,hang"), pm, timeout=0.5
+    )
     grouped = by_tool(card)
     assert all(r.verdict == "pass" for r in grouped["echo"])
     assert {r.finding for r in grouped["hang"]} == {"timeout"}
@@ -125,14 +157,32 @@ def test_a_hang_that_wedges_a_sequential_server_is_restarted(pm: ToolscorePlugin
 @pytest.mark.parametrize(
     ("argv", "error", "text"),
     [
-        (server_cmd("junk_server.py", "junk"), MCPTimeoutError, "non-JSON-RPC line(s) to stdout (first: 'this is not json-rpc')"),
-        (server_cmd("junk_server.py", "exit"), MCPConnectionClosed, "exited before responding to 'initialize'. stderr: config error: MISSING_TOKEN is not set"),
-        (server_cmd("junk_server.py", "hang"), MCPTimeoutError, "Timed out after 0.5s waiting for response to 'initialize'."),
-        (["/nonexistent/server-binary"], MCPError, "Failed to launch MCP server ['/nonexistent/server-binary']"),
+        (
+            server_cmd("junk_server.py", "junk"),
+            MCPTimeoutError,
+            "non-JSON-RPC line(s) to stdout (first: 'this is not json-rpc')",
+        ),
+        (
+            server_cmd("junk_server.py", "exit"),
+            MCPConnectionClosed,
+            "exited before responding to 'initialize'. stderr: config error: MISSING_TOKEN is not set",
+        ),
+        (
+            server_cmd("junk_server.py", "hang"),
+            MCPTimeoutError,
+            "Timed out after 0.5s waiting for response to 'initialize'.",
+        ),
+        (
+            ["/nonexistent/server-binary"],
+            MCPError,
+            "Failed to launch MCP server ['/nonexistent/server-binary']",
+        ),
     ],
     ids=["junk", "exit", "hang", "missing"],
 )
-def test_servers_that_cannot_start_give_one_line_errors(argv: list[str], error: type, text: str) -> None:
+def test_servers_that_cannot_start_give_one_line_errors(
+    argv: list[str], error: type, text: str
+) -> None:
     with pytest.raises(error) as caught:
         run_sync(lambda: query_server(ServerTarget(command=tuple(argv)), 0.5))
     assert text in str(caught.value)
@@ -140,12 +190,20 @@ def test_servers_that_cannot_start_give_one_line_errors(argv: list[str], error: 
 
 
 def test_streamable_http_with_an_auth_header(http_url: str, pm: ToolscorePluginManager) -> None:
-    target = ServerTarget(transport="http", url=http_url, headers={"Authorization": "Bearer s3cret"})
+    target = ServerTarget(
+        transport="http", url=http_url, headers={"Authorization": "Bearer s3cret"}
+    )
     card = run_sync(lambda: grade_server(target, TestOptions(timeout=10), pm=pm))
     grouped = by_tool(card)
-    assert (card.server.name, card.server.version, card.server.transport) == ("weather-http", "2.0.0", "http")
+    assert (card.server.name, card.server.version, card.server.transport) == (
+        "weather-http",
+        "2.0.0",
+        "http",
+    )
     assert card.instructions == "Weather lookups. Call get_forecast with a city."
-    assert all(r.verdict == "pass" for r in grouped["get_forecast"] + grouped["convert_temperature"])
+    assert all(
+        r.verdict == "pass" for r in grouped["get_forecast"] + grouped["convert_temperature"]
+    )
     assert {r.verdict for r in grouped["broken_lookup"] if r.scenario.kind == "happy"} == {"fail"}
     assert grouped["broken_lookup"][0].detail == "Error executing tool broken_lookup"
     assert card.instructions_tokens > 0
@@ -167,7 +225,7 @@ def test_sse_transport_lists_tools(sse_url: str) -> None:
 
 def test_unreachable_url_is_a_one_line_error() -> None:
     with pytest.raises(MCPError) as caught:
-        run_sync(lambda: query_server(ServerTarget(transport="http", url="http://127.0.0.1:9/mcp"), 3))
+        run_sync(
+            lambda: query_server(ServerTarget(transport="http", url="http://127.0.0.1:9/mcp"), 3)
+        )
     assert "\n" not in str(caught.value)
-
-

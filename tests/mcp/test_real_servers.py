@@ -16,7 +16,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from mcp_support import FIXTURES, run_cli
 
 pytestmark = pytest.mark.realservers
@@ -55,12 +54,15 @@ def test_live_tool_list_matches_the_saved_fixture_and_lints_clean(name: str) -> 
 def test_live_scorecard_has_no_failures_on_valid_input(name: str, tmp_path: Path) -> None:
     binary = _binary(name)
     report = tmp_path / "card.json"
-    done = run_cli("mcp", "test", binary, "--report", "json", "-o", str(report), "--timeout", "20", timeout=300)
+    done = run_cli(
+        "mcp", "test", binary, "--report", "json", "-o", str(report), "--timeout", "20", timeout=300
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     card = json.loads(report.read_text())
     # gzip-file-as-resource downloads a file from the internet by default; tests run offline.
     happy_failures = [
-        r["tool"] for r in card["results"]
+        r["tool"]
+        for r in card["results"]
         if r["kind"] == "happy" and r["verdict"] == "fail" and r["tool"] != "gzip-file-as-resource"
     ]
     assert happy_failures == []

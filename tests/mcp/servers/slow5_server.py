@@ -9,7 +9,11 @@ TOOLS = [
     {
         "name": f"slow_tool_{i}",
         "description": f"A tool that takes 200 milliseconds to answer (number {i}).",
-        "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+        "inputSchema": {
+            "type": "object",
+            "properties": {"text": {"type": "string"}},
+            "required": ["text"],
+        },
     }
     for i in range(5)
 ]
@@ -24,7 +28,13 @@ def send(message):
 
 def call(request_id):
     time.sleep(0.2)
-    send({"jsonrpc": "2.0", "id": request_id, "result": {"content": [{"type": "text", "text": "ok"}]}})
+    send(
+        {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "result": {"content": [{"type": "text", "text": "ok"}]},
+        }
+    )
 
 
 for line in sys.stdin:
@@ -36,7 +46,17 @@ for line in sys.stdin:
     if request_id is None:
         continue
     if method == "initialize":
-        send({"jsonrpc": "2.0", "id": request_id, "result": {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": {"name": "slow5", "version": "1"}}})
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": request_id,
+                "result": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {"tools": {}},
+                    "serverInfo": {"name": "slow5", "version": "1"},
+                },
+            }
+        )
     elif method == "tools/list":
         send({"jsonrpc": "2.0", "id": request_id, "result": {"tools": TOOLS}})
     elif method == "tools/call":

@@ -270,7 +270,7 @@ class MCPConnection:
         if isinstance(exc, TimeoutError) or code == _REQUEST_TIMEOUT:
             return MCPTimeoutError(
                 f"Timed out after {self.timeout}s waiting for response to {method!r}."
-                + self._junk_hint()
+                + (self._junk_hint() if method == "initialize" else "")
                 + self._stderr_hint()
             )
         if code == _CONNECTION_CLOSED:
@@ -278,7 +278,7 @@ class MCPConnection:
             what = "exited" if self.target.transport == "stdio" else "closed the connection"
             return MCPConnectionClosed(
                 f"MCP server {what} before responding to {method!r}."
-                + self._junk_hint()
+                + (self._junk_hint() if method == "initialize" else "")
                 + self._stderr_hint()
             )
         if isinstance(code, int):

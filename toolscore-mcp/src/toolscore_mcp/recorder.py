@@ -76,7 +76,8 @@ class MCPRecorder:
         process = subprocess.Popen(
             self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, cwd=self.cwd
         )
-        assert process.stdin is not None and process.stdout is not None
+        assert process.stdin is not None
+        assert process.stdout is not None
         pump = threading.Thread(target=self._server_to_client, args=(process.stdout,), daemon=True)
         pump.start()
         self._write()

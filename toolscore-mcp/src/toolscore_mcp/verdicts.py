@@ -234,7 +234,9 @@ _ERROR_WORDS = frozenset({"error", "errors", "fail", "failed", "failure", "excep
 
 def _asked_for_an_error(scenario: Scenario) -> bool:
     """A call whose arguments ask for an error (``messageType: "error"``) may get one."""
-    return any(isinstance(v, str) and v.lower() in _ERROR_WORDS for v in scenario.arguments.values())
+    return any(
+        isinstance(v, str) and v.lower() in _ERROR_WORDS for v in scenario.arguments.values()
+    )
 
 
 def _text_excerpt(result: MCPToolResult) -> str:
