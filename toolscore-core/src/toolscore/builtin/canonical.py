@@ -29,6 +29,10 @@ def _has_tool(item: Any) -> bool:
     return isinstance(item, Mapping) and isinstance(item.get("tool"), str) and bool(item["tool"])
 
 
+def _is_agent_action(item: Any) -> bool:
+    return isinstance(item, Mapping) and "tool_input" in item and "args" not in item
+
+
 def _canonical_items(payload: Any) -> tuple[list[Any], str] | None:
     """The call list of a canonical payload and the JSON path prefix of its items."""
     if isinstance(payload, list):
@@ -49,6 +53,10 @@ class CanonicalExtractor:
         items, _ = found
         if not items:
             return 1.0 if isinstance(payload, list) else 0.9
+        if any(_is_agent_action(item) for item in items[:50]):
+            # LangChain / CrewAI agent actions ({"tool", "tool_input"}): their readers keep
+            # the arguments that this format would drop.
+            return 0.5
         if all(_has_tool(item) for item in items):
             return 1.0
         first = items[0]
