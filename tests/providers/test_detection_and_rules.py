@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from providers_support import EXTRACTORS, SPECS, load_fixture, ranking, summary, winner
-
 from toolscore.errors import InputError
 
 OPENAI_CALL = {
