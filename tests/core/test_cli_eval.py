@@ -190,3 +190,25 @@ def test_openai_format_without_providers_says_what_to_install(
     result = run(["eval", str(gold), str(trace), "-f", "openai"], tmp_path)
     assert result.exit_code == 1
     assert "toolscore-providers" in result.output
+
+
+def test_extra_reports_are_written_and_junit_follows_fail_under(
+    files: tuple[Path, Path], tmp_path: Path
+) -> None:
+    gold, trace = files
+    args = ["eval", str(gold), str(trace), "--fail-under", "0.9", "-v"]
+    for option, name in (
+        ("--html", "r.html"),
+        ("--csv", "r.csv"),
+        ("--markdown", "r.md"),
+        ("--junit", "r.xml"),
+    ):
+        args += [option, f"reports/{name}"]
+    result = run(args, tmp_path)
+    assert result.exit_code == 1  # 0.85 < 0.9
+    for name in ("r.html", "r.csv", "r.md", "r.xml"):
+        assert (tmp_path / "reports" / name).stat().st_size > 0
+    assert "> HTML report saved to: reports/r.html" in result.output
+    assert "> JUnit XML report: reports/r.xml" in result.output
+    junit = (tmp_path / "reports" / "r.xml").read_text()
+    assert 'failures="1"' in junit

@@ -157,9 +157,20 @@ def command(
             dict(weights) or None,
             _judge_option(llm_judge, llm_model, llm_provider, llm_base_url, llm_cache),
         )
-        _write_reports(pm, result, output, extra_reports)
+        junit_options = {
+            "fail_on_violations": fail_on_violations,
+            **(
+                {"min_score": fail_under.score}
+                if fail_under and fail_under.score is not None
+                else {}
+            ),
+        }
+        _write_reports(pm, result, output, extra_reports, {"junit": junit_options})
         if verbose:
             console.print(f"> JSON report saved to: {output}", markup=False)
+            for name, label in _REPORT_OPTIONS:
+                if name in extra_reports:
+                    console.print(f"> {label} report saved to: {extra_reports[name]}", markup=False)
         _print_summary(result, console, verbose)
         if save_baseline is not None:
             from toolscore.baseline import save_baseline as write_baseline
@@ -225,10 +236,12 @@ def _evaluate(
     )
 
 
-def _write_reports(pm: Any, result: Any, output: Path, extra: dict[str, Path]) -> None:
+def _write_reports(
+    pm: Any, result: Any, output: Path, extra: dict[str, Path], options: dict[str, dict[str, Any]]
+) -> None:
     from toolscore.reporters import write_reports
 
-    write_reports(result, {"json": output, **extra}, plugin_manager=pm)
+    write_reports(result, {"json": output, **extra}, plugin_manager=pm, options=options)
 
 
 def _print_summary(result: Any, console: Any, verbose: bool) -> None:
