@@ -238,6 +238,7 @@ def list_command(as_json: bool, timeout: float, **server: Any) -> None:
 @click.pass_context
 def lint_command(
     ctx: click.Context,
+    /,
     tools_file: Path | None,
     sarif_path: Path | None,
     as_json: bool,
@@ -266,7 +267,7 @@ def lint_command(
             details, tools = load_tools_file(tools_file)
         except InputError as exc:
             _fail(str(exc), 2)
-        artifact = str(tools_file)
+        artifact: str | None = str(tools_file)
     else:
         target = _resolve_target(**server)
         try:
@@ -379,6 +380,7 @@ def _write_sarif(path: Path, issues: Sequence[Any], server_name: str, artifact: 
 @click.pass_context
 def test_command(
     ctx: click.Context,
+    /,
     cases: int,
     no_edge_cases: bool,
     concurrency: int,

@@ -25,7 +25,7 @@ from typing import Any, BinaryIO, Literal
 import attrs
 
 if sys.version_info < (3, 11):  # pragma: no cover
-    from exceptiongroup import BaseExceptionGroup
+    from exceptiongroup import BaseExceptionGroup  # type: ignore[import-not-found]
 
 from toolscore_mcp.errors import MCPConnectionClosed, MCPError, MCPProtocolError, MCPTimeoutError
 from toolscore_mcp.model import MCPToolDef, MCPToolResult, ServerDetails

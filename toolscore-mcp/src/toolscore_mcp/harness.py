@@ -11,7 +11,7 @@ import json
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import attrs
 
@@ -169,9 +169,10 @@ async def grade_server(
         if options.client == "lite" and target.transport == "stdio":
             from toolscore_mcp.lite_client import LiteConnection
 
-            lite: Any = await LiteConnection(target, options.timeout).__aenter__()
-            return lite  # the same interface, duck-typed
-        return await MCPConnection(target, options.timeout).__aenter__()
+            lite = await LiteConnection(target, options.timeout).__aenter__()
+            return cast(MCPConnection, lite)  # the same interface, duck-typed
+        connection: MCPConnection = await MCPConnection(target, options.timeout).__aenter__()
+        return connection
 
     # Verdicts validate against schemas; importing jsonschema now keeps that import from
     # stalling the event loop (and inflating latencies) in the middle of the run.

@@ -81,7 +81,8 @@ class LiteConnection:
         except BaseException:
             await self.aclose()
             raise
-        info = result.get("serverInfo") if isinstance(result.get("serverInfo"), Mapping) else {}
+        raw_info = result.get("serverInfo")
+        info: Mapping[str, Any] = raw_info if isinstance(raw_info, Mapping) else {}
         capabilities = result.get("capabilities")
         instructions = result.get("instructions")
         self.details = attrs.evolve(

@@ -58,8 +58,8 @@ def letter_grade(score: float) -> str:
     try:
         from toolscore.result import letter_grade as core_letter_grade
     except ImportError:
-        core_letter_grade = None
-    if core_letter_grade is not None:
+        pass
+    else:
         return str(core_letter_grade(score))
     for grade, floor in (("A", 0.9), ("B", 0.8), ("C", 0.7), ("D", 0.6)):
         if score >= floor:

@@ -363,8 +363,8 @@ def _int_bound(bound: Any, *, up: bool) -> int | None:
         return None
     if isinstance(bound, tuple):
         value = bound[1]
-        return math.floor(value) + 1 if up else math.ceil(value) - 1
-    return math.ceil(bound) if up else math.floor(bound)
+        return int(math.floor(value) + 1 if up else math.ceil(value) - 1)
+    return int(math.ceil(bound) if up else math.floor(bound))
 
 
 def _number(schema: Mapping[str, Any], variation: str, rng: random.Random) -> float:

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolscore_mcp.content import content_to_text
-from toolscore_mcp.model import MCPToolDef, MCPToolResult, Scenario, ScenarioResult
+from toolscore_mcp.model import MCPToolDef, MCPToolResult, Scenario, ScenarioResult, Verdict
 
 __all__ = ["excerpt", "judge_result", "reports_failure", "schema_hint_fix"]
 
@@ -193,7 +193,7 @@ def judge_result(
     if result.is_error or misreported:
         text = _text_excerpt(result) if misreported else detail
         ours, argument = _blames_input(tool, scenario, result, text)
-        verdict = "inconclusive" if ours else "fail"
+        verdict: Verdict = "inconclusive" if ours else "fail"
         if misreported:
             return ScenarioResult(
                 scenario,
