@@ -100,19 +100,30 @@ def providers_sdk(session: nox.Session) -> None:
 def mcp_real(session: nox.Session) -> None:
     """The scorecard and lint against real third-party MCP servers (PyPI and npm)."""
     session.install(
-        *_editable("toolscore-core", "toolscore-mcp"),
-        *TEST_DEPS,
+        *_editable("toolscore-core", "toolscore-providers", "toolscore-mcp"), *TEST_DEPS
+    )
+    tmp = session.create_tmp()
+    real = f"{tmp}/real"
+    session.run("uv", "venv", "--quiet", real, external=True)
+    session.run(
+        "uv",
+        "pip",
+        "install",
+        "--quiet",
+        "--python",
+        f"{real}/bin/python",
         "mcp-server-time",
         "mcp-server-fetch",
+        external=True,
     )
-    npm_prefix = ROOT / ".nox" / "npm"
     session.run(
         "npm",
         "install",
+        "--silent",
         "--no-audit",
         "--no-fund",
         "--prefix",
-        str(npm_prefix),
+        f"{tmp}/npm",
         "@modelcontextprotocol/server-everything",
         external=True,
     )
@@ -123,7 +134,7 @@ def mcp_real(session: nox.Session) -> None:
         "realservers",
         "-q",
         *session.posargs,
-        env={"TOOLSCORE_NPM_PREFIX": str(npm_prefix)},
+        env={"MCP_REAL_BIN": f"{real}/bin:{tmp}/npm/node_modules/.bin", "TOOLSCORE_MCP_REAL": "1"},
     )
 
 
