@@ -170,3 +170,28 @@ def test_re_recording_keeps_matchers_that_still_match() -> None:
         {"tool": "b", "args": {"when": "later"}},
         {"tool": "c", "args": {}},
     ]
+
+
+def test_extracted_calls_are_stored_without_volatile_ids(store: SnapshotStore) -> None:
+    pytest.importorskip("toolscore_providers")
+    anthropic = {
+        "content": [
+            {"type": "text", "text": "checking"},
+            {"type": "tool_use", "id": "toolu_01XyZ", "name": "search", "input": {"q": "NYC"}},
+        ]
+    }
+    with pytest.warns(UserWarning, match="created"):
+        snapshot_check("a", anthropic, store=store)
+    assert store.load("a").calls == [{"tool": "search", "args": {"q": "NYC"}}]  # type: ignore[union-attr]
+    store.approve("a")
+    anthropic["content"][1]["id"] = "toolu_02AbC"  # type: ignore[index]
+    assert snapshot_check("a", anthropic, store=store) is not None
+    # a list of call dicts is stored exactly as given
+    given = [{"tool": "t", "args": {"x": 1}, "result": "ok", "id": "keep-me"}]
+    with pytest.warns(UserWarning, match="created"):
+        snapshot_check("given", given, store=store)
+    assert store.load("given").calls == given  # type: ignore[union-attr]
+    calls = toolscore.evaluate(CALLS, CALLS).trace_calls
+    with pytest.warns(UserWarning, match="created"):
+        snapshot_check("objects", calls, store=store)
+    assert store.load("objects").calls == CALLS  # type: ignore[union-attr]

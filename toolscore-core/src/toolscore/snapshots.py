@@ -176,6 +176,38 @@ def _keep_matchers(old: Any, new: Any) -> Any:
     return new
 
 
+#: What a snapshot keeps of a call extracted from a provider or framework response. Call ids,
+#: timings and extractor metadata change on every real run and would only add noise to diffs.
+_EXTRACTED_KEYS = ("tool", "args", "result", "error", "is_error")
+
+
+def recordable_calls(actual: Any, calls: builtins.list[Any]) -> builtins.list[dict[str, Any]]:
+    """The calls as a snapshot stores them.
+
+    A list of call dicts is stored as given (extra keys such as ``result`` included). Calls
+    extracted from a response, and ``ToolCall`` objects, keep only ``tool`` and ``args`` plus
+    ``result``/``error`` when the response carried them; volatile ids, timings and extractor
+    metadata are dropped so that a re-recording shows only real changes.
+    """
+    from toolscore.model import ToolCall
+
+    passthrough = calls is actual
+    out: builtins.list[dict[str, Any]] = []
+    for call in calls:
+        if isinstance(call, ToolCall):
+            call = call.to_dict()
+        elif passthrough:
+            out.append(call)
+            continue
+        kept = {key: call[key] for key in _EXTRACTED_KEYS if call.get(key) is not None}
+        if not kept.get("is_error"):
+            kept.pop("is_error", None)
+        if not kept.get("error"):
+            kept.pop("error", None)
+        out.append(kept)
+    return out
+
+
 def merge_recorded_calls(
     old_calls: list[dict[str, Any]], new_calls: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
@@ -536,11 +568,12 @@ def run_snapshot(
 
     store = store if store is not None else SnapshotStore()
     calls = auto_extract(actual)
+    recorded = recordable_calls(actual, calls)
     path = store.path_for(name)
     existing = store.load(name)
 
     if update:
-        stored = _escape_literals(calls)
+        stored = _escape_literals(recorded)
         if existing is None:
             snapshot = Snapshot(name=name, calls=stored, approved=True, source="pytest")
         else:
@@ -554,7 +587,9 @@ def run_snapshot(
     if existing is None:
         if in_ci():
             raise _missing_in_ci(name)
-        fresh = Snapshot(name=name, calls=_escape_literals(calls), approved=False, source="pytest")
+        fresh = Snapshot(
+            name=name, calls=_escape_literals(recorded), approved=False, source="pytest"
+        )
         if store.create(fresh):
             _warn(f"snapshot {name!r} created - review it, then approve with `toolscore approve`")
             return SnapshotOutcome(name, "created", path)

@@ -115,7 +115,7 @@ def approve(names: tuple[str, ...], approve_all: bool, snap_dir: Path) -> None:
             assert snapshot is not None
             chosen.append(snapshot)
     table = Table(header_style="bold magenta")
-    table.add_column("Name", style="cyan")
+    table.add_column("Name", style="cyan", overflow="fold")
     table.add_column("Calls", justify="right")
     table.add_column("Age", style="dim")
     for snapshot in chosen:
@@ -151,7 +151,7 @@ def snapshots_list(pending: bool, snap_dir: Path) -> None:
         return
     table = Table(header_style="bold magenta")
     table.add_column("Status", justify="center", width=6)
-    table.add_column("Name", style="cyan")
+    table.add_column("Name", style="cyan", overflow="fold")
     table.add_column("Calls", justify="right")
     table.add_column("Updated", style="dim")
     table.add_column("Source", style="dim")
