@@ -195,3 +195,11 @@ def test_extracted_calls_are_stored_without_volatile_ids(store: SnapshotStore) -
     with pytest.warns(UserWarning, match="created"):
         snapshot_check("objects", calls, store=store)
     assert store.load("objects").calls == CALLS  # type: ignore[union-attr]
+
+
+def test_updating_unchanged_calls_leaves_the_file_untouched(store: SnapshotStore) -> None:
+    store.save(Snapshot(name="same", calls=CALLS, approved=True))
+    before = store.path_for("same").read_bytes()
+    with pytest.warns(UserWarning, match="updated"):
+        assert run_snapshot("same", CALLS, store=store, update=True).status == "updated"
+    assert store.path_for("same").read_bytes() == before  # no timestamp-only diff

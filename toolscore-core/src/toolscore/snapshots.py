@@ -575,12 +575,13 @@ def run_snapshot(
     if update:
         stored = _escape_literals(recorded)
         if existing is None:
-            snapshot = Snapshot(name=name, calls=stored, approved=True, source="pytest")
+            store.save(Snapshot(name=name, calls=stored, approved=True, source="pytest"))
         else:
-            snapshot = existing
-            snapshot.calls = merge_recorded_calls(existing.calls, stored)
-            snapshot.approved = True
-        store.save(snapshot)
+            merged = merge_recorded_calls(existing.calls, stored)
+            if merged != existing.calls or not existing.approved:  # else: keep the file as is
+                existing.calls = merged
+                existing.approved = True
+                store.save(existing)
         _warn(f"snapshot {name!r} updated (calls overwritten and approved)")
         return SnapshotOutcome(name, "updated", path)
 
