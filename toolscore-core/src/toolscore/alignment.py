@@ -31,14 +31,14 @@ share argument values, so thousands of calls align in milliseconds.
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Mapping, Sequence
+import itertools
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from toolscore.compare import count_correct, match_key, values_match
-from toolscore.matchers import ANY, Matcher
+from toolscore.matchers import ANY
 
 if TYPE_CHECKING:
     from toolscore.model import ToolCall
@@ -167,9 +167,9 @@ def align_group(
         diagonal = _diagonal(gold, trace, strict)
         if diagonal is not None:
             return diagonal
-    adjacency = _weights(gold, trace, strict)
-    mates = _solve(n_gold, n_trace, adjacency)
-    return [(i, t, adjacency[i].get(t, 0)) for i, t in enumerate(mates) if t is not None]
+    rows = _Rows(gold, trace, strict)
+    mates = _solve(n_gold, n_trace, rows)
+    return [(i, t, rows.weight(i, t)) for i, t in enumerate(mates) if t is not None]
 
 
 def _diagonal(
@@ -193,231 +193,312 @@ def _diagonal(
     return out
 
 
-def _weights(
-    gold: Sequence[Args | None], trace: Sequence[Args], strict: bool
-) -> list[dict[int, int]]:
-    """Positive weights only: ``adjacency[i][t]`` = correct args of gold i against trace t."""
-    # Index the actual values per argument name.
-    holders: dict[Any, list[int]] = {}
-    keyed: dict[Any, dict[Any, list[int]]] = {}
-    unkeyed: dict[Any, list[int]] = {}
-    for t, args in enumerate(trace):
-        for name, value in args.items():
-            holders.setdefault(name, []).append(t)
-            key = match_key(value, strict=strict)
-            if key is None:
-                unkeyed.setdefault(name, []).append(t)
-            else:
-                keyed.setdefault(name, {}).setdefault(key, []).append(t)
-    adjacency: list[dict[int, int]] = []
-    for wanted in gold:
-        row: dict[int, int] = {}
-        adjacency.append(row)
-        if not wanted:
-            continue
-        for name, want in wanted.items():
-            having = holders.get(name)
+# Sets of trace calls are bit masks (bit t = trace call t): one machine operation per 30-odd
+# calls, so even arguments shared by every call (a flag, a language) stay cheap.
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The set bits of ``mask``, ascending."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _lowest(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+class _Rows:
+    """Per gold call, which trace calls get how many of its arguments right.
+
+    Actual values are indexed by :func:`toolscore.compare.match_key`; only matchers and values
+    without a key are compared one by one. ``top(i)`` (the row maximum and the trace calls
+    reaching it) is cheap when some trace call matches every argument that any trace call
+    matches; the full ``row(i)`` (``row[c]``: trace calls with exactly ``c`` right) is built
+    only for the gold calls that need it.
+    """
+
+    def __init__(self, gold: Sequence[Args | None], trace: Sequence[Args], strict: bool) -> None:
+        self.gold = gold
+        self.trace = trace
+        self.strict = strict
+        self.size = len(trace)
+        self.everything = (1 << self.size) - 1
+        holders: dict[Any, int] = {}  # argument name -> trace calls that have it
+        keyed: dict[Any, dict[Any, int]] = {}  # name -> match key -> trace calls
+        unkeyed: dict[Any, list[int]] = {}  # name -> trace calls whose value has no key
+        for t, args in enumerate(trace):
+            bit = 1 << t
+            for name, value in args.items():
+                bucket = keyed.get(name)
+                if bucket is None:
+                    bucket = keyed[name] = {}
+                    holders[name] = bit
+                else:
+                    holders[name] |= bit
+                key = match_key(value, strict=strict)
+                if key is None:
+                    unkeyed.setdefault(name, []).append(t)
+                else:
+                    bucket[key] = bucket.get(key, 0) | bit
+        self.holders = holders
+        self.keyed = keyed
+        self.unkeyed = unkeyed
+        self._hits: dict[int, list[int]] = {}
+        self._tops: dict[int, tuple[int, int]] = {}
+        self._rows: dict[int, list[int]] = {}
+
+    def _compare(self, name: Any, want: Any, positions: Iterable[int]) -> int:
+        trace, strict = self.trace, self.strict
+        hit = 0
+        for t in positions:
+            if values_match(want, trace[t][name], strict=strict):
+                hit |= 1 << t
+        return hit
+
+    def hits(self, i: int) -> list[int]:
+        """For each argument of gold call ``i``, the trace calls that get it right (if any)."""
+        found = self._hits.get(i)
+        if found is not None:
+            return found
+        found = []
+        for name, want in (self.gold[i] or {}).items():
+            having = self.holders.get(name)
             if having is None:
                 continue
             if want is ANY:
-                hits: Any = having
-            elif isinstance(want, Matcher) or (key := match_key(want, strict=strict)) is None:
-                hits = [t for t in having if values_match(want, trace[t][name], strict=strict)]
+                hit = having
             else:
-                hits = keyed.get(name, {}).get(key, ())
-                odd = unkeyed.get(name)
-                if odd:
-                    hits = [
-                        *hits,
-                        *(t for t in odd if values_match(want, trace[t][name], strict=strict)),
-                    ]
-            for t in hits:
-                row[t] = row.get(t, 0) + 1
-    return adjacency
+                key = match_key(want, strict=self.strict)
+                if key is None:  # a matcher, or a value compared one by one
+                    hit = self._compare(name, want, _bits(having))
+                else:
+                    hit = self.keyed[name].get(key, 0)
+                    odd = self.unkeyed.get(name)
+                    if odd:
+                        hit |= self._compare(name, want, odd)
+            if hit:
+                found.append(hit)
+        self._hits[i] = found
+        return found
+
+    def top(self, i: int) -> tuple[int, int]:
+        """``(row maximum, trace calls reaching it)`` of gold call ``i``."""
+        known = self._tops.get(i)
+        if known is not None:
+            return known
+        hits = self.hits(i)
+        every = self.everything
+        for hit in hits:
+            every &= hit
+        if every or not hits:
+            known = (len(hits), every)
+        else:
+            row = self.row(i)
+            known = (len(row) - 1, row[-1])
+        self._tops[i] = known
+        return known
+
+    def row(self, i: int) -> list[int]:
+        """``row[c]``: the trace calls with exactly ``c`` of gold call ``i``'s arguments right."""
+        row = self._rows.get(i)
+        if row is not None:
+            return row
+        at_least = [self.everything]  # at_least[c]: trace calls with >= c right
+        for hit in self.hits(i):
+            at_least.append(at_least[-1] & hit)
+            for c in range(len(at_least) - 2, 0, -1):
+                at_least[c] |= at_least[c - 1] & hit
+        while len(at_least) > 1 and not at_least[-1]:
+            at_least.pop()
+        row = [a ^ b for a, b in itertools.pairwise(at_least)] + [at_least[-1]]
+        self._rows[i] = row
+        return row
+
+    def weight(self, i: int, t: int) -> int:
+        """Correct arguments of gold call ``i`` against trace call ``t``."""
+        best, reaching = self.top(i)
+        if reaching >> t & 1:
+            return best
+        row = self.row(i)
+        return next((c for c in range(len(row) - 1, 0, -1) if row[c] >> t & 1), 0)
 
 
-def _solve(n_gold: int, n_trace: int, adjacency: list[dict[int, int]]) -> list[int | None]:
+def _solve(n_gold: int, n_trace: int, rows: _Rows) -> list[int | None]:
     """The lexicographically first maximum-weight pairing; ``mates[i]`` is gold i's trace."""
     if n_gold <= n_trace:
-        greedy = _lexicographic_greedy(n_gold, n_trace, adjacency)
+        greedy = _lexicographic_greedy(n_gold, n_trace, rows)
         if greedy is not None:
             return list(greedy)
-    u, v, mate_g, mate_t = _max_weight(n_gold, n_trace, adjacency)
-    return _first_optimum(n_gold, n_trace, adjacency, u, v, mate_g, mate_t)
+    phase1 = _MaxWeight(n_gold, n_trace, rows)
+    return _Chooser(phase1).run()
 
 
-def _lexicographic_greedy(
-    n_gold: int, n_trace: int, adjacency: list[dict[int, int]]
-) -> list[int] | None:
+def _lexicographic_greedy(n_gold: int, n_trace: int, rows: _Rows) -> list[int] | None:
     """Each gold call in order takes the first free trace call of its row maximum.
 
     When every gold call gets its row maximum this way (``n_gold <= n_trace``), the pairing
     reaches the upper bound "sum of row maxima", so it is optimal, and every choice was the
     first one possible: it is the lexicographically first optimum. Otherwise ``None``.
     """
-    taken = [False] * n_trace
+    free = (1 << n_trace) - 1
     mates: list[int] = []
-    next_free = 0
-    for row in adjacency:
-        if row:
-            best = max(row.values())
-            choice = -1
-            for t, w in row.items():
-                if w == best and not taken[t] and (choice < 0 or t < choice):
-                    choice = t
-            if choice < 0:
-                return None
-            # A zero-weight trace call before ``choice`` is never better: weights are >= 0
-            # and ``best`` > 0, so ``choice`` is the first free call of the row maximum.
-        else:
-            while taken[next_free]:
-                next_free += 1
-            choice = next_free
-        taken[choice] = True
-        mates.append(choice)
+    for i in range(n_gold):
+        best = rows.top(i)[1] & free
+        if not best:
+            return None
+        low = best & -best
+        free ^= low
+        mates.append(low.bit_length() - 1)
     return mates
 
 
-def _max_weight(
-    n_gold: int, n_trace: int, adjacency: list[dict[int, int]]
-) -> tuple[list[int], list[int], list[int], list[int]]:
-    """Maximum-weight matching on the positive pairs, with optimal duals ``u, v >= 0``.
+class _MaxWeight:
+    """Phase 1: a maximum-weight matching with optimal duals ``u, v >= 0``.
 
-    Invariants: ``u[i] + v[t] >= w(i, t)`` for every pair (pairs sharing no value weigh 0 and
-    are covered by ``u, v >= 0``); matched pairs are tight; unmatched trace calls have
-    ``v == 0``; processed unmatched gold calls have ``u == 0``.
+    Invariants: ``u[i] + v[t] >= w(i, t)`` for every pair; matched pairs are tight; unmatched
+    trace calls have ``v == 0``; processed unmatched gold calls have ``u == 0``. Duals start
+    at ``u = row maximum``, ``v = 0``; a greedy pass matches tight pairs, then each remaining
+    gold call runs one Dijkstra search (on small integer distances, level by level).
     """
-    u = [max(row.values()) if row else 0 for row in adjacency]
-    v = [0] * n_trace
-    mate_g = [-1] * n_gold
-    mate_t = [-1] * n_trace
-    for i, row in enumerate(adjacency):  # greedy warm start on tight pairs
-        if u[i]:
-            choice = -1
-            for t, w in row.items():
-                if w == u[i] and mate_t[t] < 0 and (choice < 0 or t < choice):
-                    choice = t
-            if choice >= 0:
-                mate_g[i] = choice
-                mate_t[choice] = i
-    for start in range(n_gold):
-        if mate_g[start] < 0 and u[start] > 0:
-            _augment(start, adjacency, u, v, mate_g, mate_t)
-    return u, v, mate_g, mate_t
 
+    def __init__(self, n_gold: int, n_trace: int, rows: _Rows) -> None:
+        self.n_gold = n_gold
+        self.n_trace = n_trace
+        self.rows = rows
+        tops = [rows.top(i) for i in range(n_gold)]
+        self.u = [best for best, _ in tops]
+        self.v = [0] * n_trace
+        #: v value -> trace calls with that dual.
+        self.v_class: dict[int, int] = {0: (1 << n_trace) - 1}
+        self.mate_g = [-1] * n_gold
+        self.mate_t = [-1] * n_trace
+        self.free = (1 << n_trace) - 1
+        # Warm start on tight pairs: gold calls with a single best trace call first, then the
+        # others by decreasing row maximum, so that weak rows do not take strong rows' partners.
+        unique = [i for i, (w, m) in enumerate(tops) if w and not m & (m - 1)]
+        others = sorted(
+            (i for i, (w, m) in enumerate(tops) if w and m & (m - 1)), key=lambda i: -tops[i][0]
+        )
+        for i in unique + others:
+            best = tops[i][1] & self.free
+            if best:
+                t = _lowest(best)
+                self.mate_g[i], self.mate_t[t] = t, i
+                self.free ^= 1 << t
+        for i in range(n_gold):
+            if self.mate_g[i] < 0 and self.u[i] > 0:
+                self._augment(i)
 
-def _augment(
-    start: int,
-    adjacency: list[dict[int, int]],
-    u: list[int],
-    v: list[int],
-    mate_g: list[int],
-    mate_t: list[int],
-) -> None:
-    """One Dijkstra search from the free gold call ``start``, then a dual update.
+    def _augment(self, start: int) -> None:
+        """Search from the free gold call ``start``; ends at a free trace call (the matching
+        grows) or where a gold call's dual reaches 0 (it may stay unmatched at no loss)."""
+        u, v, rows, v_class = self.u, self.v, self.rows, self.v_class
+        front: dict[int, int] = {}  # distance -> trace calls reached at that distance
+        pred: dict[int, int] = {}
+        dist_t: dict[int, int] = {}
+        dist_g: dict[int, int] = {start: 0}
+        exits: dict[int, list[int]] = {u[start]: [start]}
+        done = 0
 
-    The search ends at a free trace call (the matching grows) or when some gold call's dual
-    reaches 0 (that call may then stay unmatched at no loss).
-    """
-    dist_t: dict[int, int] = {}
-    pred_t: dict[int, int] = {}
-    done_t: dict[int, int] = {}
-    done_g: dict[int, int] = {start: 0}
-    heap: list[tuple[int, int, int]] = [(u[start], 1, start)]
+        def expand(gold: int, base: int) -> None:
+            ug = u[gold]
+            row = rows.row(gold)
+            for c in range(1, len(row)):
+                reach = row[c] & ~done
+                if not reach:
+                    continue
+                for value, members in v_class.items():
+                    new = reach & members
+                    if not new:
+                        continue
+                    at = base + ug + value - c
+                    for level, mask in front.items():
+                        if level <= at:
+                            new &= ~mask
+                    if not new:
+                        continue
+                    for level in front:
+                        if level > at:
+                            front[level] &= ~new
+                    front[at] = front.get(at, 0) | new
+                    for t in _bits(new):
+                        pred[t] = gold
 
-    def relax(gold: int, base: int) -> None:
-        ug = u[gold]
-        for t, w in adjacency[gold].items():
-            if t in done_t:
-                continue
-            d = base + ug + v[t] - w
-            if d < dist_t.get(t, d + 1):
-                dist_t[t] = d
-                pred_t[t] = gold
-                heapq.heappush(heap, (d, 0, t))
-
-    relax(start, 0)
-    while True:
-        d, kind, node = heapq.heappop(heap)
-        if kind == 1:  # this gold call's dual reaches zero
-            delta, exit_gold, exit_trace = d, node, -1
-            break
-        if node in done_t or d > dist_t[node]:
-            continue
-        done_t[node] = d
-        mate = mate_t[node]
-        if mate < 0:
-            delta, exit_gold, exit_trace = d, -1, node
-            break
-        done_g[mate] = d
-        heapq.heappush(heap, (d + u[mate], 1, mate))
-        relax(mate, d)
-    for gold, d in done_g.items():
-        u[gold] -= delta - d
-    for t, d in done_t.items():
-        v[t] += delta - d
-    if exit_trace < 0:
-        if exit_gold == start:
-            return
-        exit_trace = mate_g[exit_gold]
-        mate_g[exit_gold] = -1
-        mate_t[exit_trace] = -1
-    t = exit_trace
-    while True:
-        gold = pred_t[t]
-        previous = mate_g[gold]
-        mate_g[gold] = t
-        mate_t[t] = gold
-        if gold == start:
-            return
-        t = previous
-
-
-def _first_optimum(
-    n_gold: int,
-    n_trace: int,
-    adjacency: list[dict[int, int]],
-    u: list[int],
-    v: list[int],
-    mate_g: list[int],
-    mate_t: list[int],
-) -> list[int | None]:
-    """The lexicographically first optimal pairing, from a maximum matching and its duals."""
-    return _Chooser(n_gold, n_trace, adjacency, u, v, mate_g, mate_t).run()
+        expand(start, 0)
+        exit_trace = exit_gold = -1
+        while True:
+            level = min([k for k, m in front.items() if m] + list(exits))
+            current = front.pop(level, 0)
+            while current and exit_trace < 0:
+                reached_free = current & self.free
+                if reached_free:
+                    exit_trace = _lowest(reached_free)
+                    break
+                done |= current
+                for t in _bits(current):
+                    dist_t[t] = level
+                    holder = self.mate_t[t]
+                    dist_g[holder] = level
+                    exits.setdefault(level + u[holder], []).append(holder)
+                    expand(holder, level)
+                current = front.pop(level, 0)
+            if exit_trace >= 0:
+                break
+            waiting = exits.pop(level, None)
+            if waiting:
+                exit_gold = waiting[0]
+                break
+        delta = level
+        for gold, d in dist_g.items():
+            u[gold] -= delta - d
+        for t, d in dist_t.items():
+            if d < delta:
+                bit = 1 << t
+                v_class[v[t]] &= ~bit
+                if not v_class[v[t]]:
+                    del v_class[v[t]]
+                v[t] += delta - d
+                v_class[v[t]] = v_class.get(v[t], 0) | bit
+        if exit_trace < 0:
+            if exit_gold == start:
+                return
+            exit_trace = self.mate_g[exit_gold]
+            self.mate_g[exit_gold] = -1
+        t = exit_trace
+        while True:
+            gold = pred[t]
+            previous = self.mate_g[gold]
+            self.mate_g[gold] = t
+            self.mate_t[t] = gold
+            self.free &= ~(1 << t)
+            if gold == start:
+                return
+            t = previous
 
 
 class _Chooser:
     """Phase 2: fix gold calls in order, each to its first option that keeps an optimum.
 
-    Dummy calls make the pairing perfect: ``n_trace - n_gold`` dummy gold calls (they hold the
-    trace calls left unpaired, allowed only where ``v == 0``) or ``n_gold - n_trace`` dummy
-    trace calls ("unpaired", allowed only for gold calls with ``u == 0``). Optimal pairings are
-    then exactly the perfect matchings on tight pairs, where a pair sharing no value is tight
-    when ``u == v == 0``: a complete block between the zero-dual calls of both sides, handled
-    implicitly rather than listed.
+    A full pairing is optimal exactly when all its pairs are tight (``u + v == weight``), every
+    trace call with ``v > 0`` is paired and every gold call with ``u > 0`` is paired. Dummy
+    calls turn that into a perfect matching on tight pairs: ``n_trace - n_gold`` dummy gold
+    calls hold the trace calls left unpaired (tight only where ``v == 0``), ``n_gold - n_trace``
+    dummy trace calls stand for "unpaired" (tight only for gold calls with ``u == 0``; bits
+    ``n_trace`` and up).
     """
 
-    def __init__(
-        self,
-        n_gold: int,
-        n_trace: int,
-        adjacency: list[dict[int, int]],
-        u: list[int],
-        v: list[int],
-        mate_g: list[int],
-        mate_t: list[int],
-    ) -> None:
-        self.n_gold = n_gold
-        self.n_trace = n_trace
-        self.u = u
-        self.v = v
+    def __init__(self, phase1: _MaxWeight) -> None:
+        n_gold, n_trace = phase1.n_gold, phase1.n_trace
+        self.n_gold, self.n_trace = n_gold, n_trace
         extra_gold = max(0, n_trace - n_gold)
         extra_trace = max(0, n_gold - n_trace)
-        self.mate_g = mate_g + [-1] * extra_gold
-        self.mate_t = mate_t + [-1] * extra_trace
+        self.mate_g = phase1.mate_g + [-1] * extra_gold
+        self.mate_t = phase1.mate_t + [-1] * extra_trace
         dummies = list(range(n_trace, n_trace + extra_trace))
-        free_gold = [i for i in range(n_gold) if mate_g[i] < 0]  # all have u == 0
-        free_trace = [t for t in range(n_trace) if mate_t[t] < 0]  # all have v == 0
+        free_gold = [i for i in range(n_gold) if phase1.mate_g[i] < 0]  # all have u == 0
+        free_trace = list(_bits(phase1.free))  # all have v == 0
         if extra_trace:  # "unpaired" goes to the earliest free gold calls
             pairs = zip(free_gold, dummies + free_trace)
         else:
@@ -425,68 +506,52 @@ class _Chooser:
         for i, t in pairs:
             self.mate_g[i] = t
             self.mate_t[t] = i
-        self.tight = [
-            sorted(t for t, w in row.items() if u[i] + v[t] == w) for i, row in enumerate(adjacency)
-        ]
-        # A gold call with u > 0 and one tight pair holds that trace call in every optimum.
-        pinned = [False] * n_trace
+        u, v_class = phase1.u, phase1.v_class
+        dummy_mask = ((1 << extra_trace) - 1) << n_trace
+        self.tight: list[int] = []
+        pinned = 0
+        rows = phase1.rows
         for i in range(n_gold):
-            if u[i] > 0 and len(self.tight[i]) == 1:
-                pinned[self.tight[i][0]] = True
-        self.zero_trace = [t for t in range(n_trace) if v[t] == 0 and not pinned[t]]
-        self.zero_block = [t for t in range(n_trace) if v[t] == 0] + dummies
-        self.position = {t: p for p, t in enumerate(self.zero_trace)}
-        self.skip = list(range(len(self.zero_trace) + 1))
+            mask = dummy_mask if u[i] == 0 else 0
+            best, reaching = rows.top(i)
+            if u[i] == best:  # only the row maximum can be tight
+                mask |= reaching & v_class.get(0, 0)
+            else:
+                row = rows.row(i)
+                for c in range(u[i], len(row)):
+                    mask |= row[c] & v_class.get(c - u[i], 0)
+            self.tight.append(mask)
+            if u[i] > 0 and not mask & (mask - 1):
+                pinned |= mask  # its only option: held in every optimum
+        self.tight += [v_class.get(0, 0)] * extra_gold
         self.fixed = [False] * len(self.mate_g)
-        self.open_dummies = set(dummies)
+        self.open = ((1 << (n_trace + extra_trace)) - 1) & ~pinned
+        self.dummy_mask = dummy_mask
 
     def run(self) -> list[int | None]:
         for i in range(self.n_gold):
             current = self.mate_g[i]
-            flexible = current < self.n_trace and (self.u[i] == 0 or len(self.tight[i]) > 1)
-            if flexible:
+            options = self.tight[i]
+            if current < self.n_trace and options & (options - 1):
                 self._choose(i, current)
             self.fixed[i] = True
-            held = self.mate_g[i]
-            self.open_dummies.discard(held)
-            p = self.position.get(held)
-            if p is not None:
-                self.skip[p] = p + 1
+            self.open &= ~(1 << self.mate_g[i])
         return [t if t < self.n_trace else None for t in self.mate_g[: self.n_gold]]
-
-    def _next_alive(self, p: int) -> int:
-        skip = self.skip
-        root = p
-        while skip[root] != root:
-            root = skip[root]
-        while skip[p] != root:
-            skip[p], p = root, skip[p]
-        return root
-
-    def _is_zero(self, gold: int) -> bool:
-        return gold >= self.n_gold or self.u[gold] == 0
 
     def _choose(self, i: int, current: int) -> None:
         """Give gold call ``i`` its first feasible option, rerouting the others."""
         search = _Search(self, i, current)
-        chosen = None
-        if self._is_zero(i) and self.open_dummies:
-            dummy = min(self.open_dummies)
-            if search.reaches(dummy):
-                chosen = dummy
-        if chosen is None:
-            candidates = [t for t in self.tight[i] if t < current]
-            if self._is_zero(i):
-                p = self._next_alive(0)
-                while p < len(self.zero_trace) and self.zero_trace[p] < current:
-                    candidates.append(self.zero_trace[p])
-                    p = self._next_alive(p + 1)
-                candidates.sort()
-            for y in candidates:
+        options = self.tight[i] & self.open
+        chosen = -1
+        skip = options & self.dummy_mask
+        if skip and search.reaches(_lowest(skip)):
+            chosen = _lowest(skip)
+        if chosen < 0:
+            for y in _bits(options & ((1 << current) - 1)):
                 if search.reaches(y):
                     chosen = y
                     break
-        if chosen is None:
+        if chosen < 0:
             return
         chain = [current]  # from ``current`` back to ``chosen`` along the found path
         while chain[-1] != chosen:
@@ -512,40 +577,28 @@ class _Search:
         self.c = chooser
         self.gold = gold
         self.current = current
-        self.target_in_block = chooser.v[current] == 0
-        self.seen: set[int] = set()
+        self.seen = 0
         self.parent: dict[int, int] = {}
-        self.block_open = False
 
     def reaches(self, origin: int) -> bool:
-        c, seen, parent, current = self.c, self.seen, self.parent, self.current
-        if origin in seen:
+        c, parent, current = self.c, self.parent, self.current
+        if self.seen >> origin & 1:
             return False
-        seen.add(origin)
+        self.seen |= 1 << origin
         stack = [origin]
         while stack:
             y = stack.pop()
             holder = c.mate_t[y]
             if holder == self.gold or c.fixed[holder]:
                 continue
-            if c._is_zero(holder):
-                if self.target_in_block:
-                    parent[current] = y
-                    return True
-                if not self.block_open:
-                    self.block_open = True
-                    for z in c.zero_block:
-                        if z not in seen:
-                            seen.add(z)
-                            parent[z] = y
-                            stack.append(z)
-            if holder < c.n_gold:
-                for z in c.tight[holder]:
-                    if z == current:
-                        parent[current] = y
-                        return True
-                    if z not in seen:
-                        seen.add(z)
-                        parent[z] = y
-                        stack.append(z)
+            options = c.tight[holder]
+            if options >> current & 1:
+                parent[current] = y
+                return True
+            new = options & ~self.seen
+            if new:
+                self.seen |= new
+                for z in _bits(new):
+                    parent[z] = y
+                    stack.append(z)
         return False

@@ -81,64 +81,77 @@ def count_correct(
 
 # -- hashable keys -----------------------------------------------------------------------------
 
-_NUMBER_TYPES = (int, float, bool)
-_KEY_TYPES = (str, int, float, bool, type(None))
+
+_NONE_KEY: Final = ("z",)
 
 
 def match_key(value: Any, *, strict: bool = False) -> Hashable | None:
     """A hashable stand-in for ``value``: two values match exactly when their keys are equal.
 
     Returns :data:`NO_KEY` (``None``) for values that need a real comparison: matchers,
-    objects of other types, NaN anywhere, subclasses of the plain types.
+    objects of other types, a top-level NaN, subclasses of the plain types. Lenient keys of
+    scalars are plain values (a stripped string, a float), so computing them is cheap.
     """
+    kind = type(value)
     if strict:
         return _strict_key(value)
-    kind = type(value)
     if kind is str:
-        return ("s", value.strip())
+        return value.strip()
     if kind is int or kind is bool:
         try:
-            return ("n", float(value))
+            return float(value)
         except OverflowError:
             return ("N", value)
     if kind is float:
-        return ("n", value) if value == value else NO_KEY
+        return value if value == value else NO_KEY
     if value is None:
-        return ("z",)
+        return _NONE_KEY
     if kind is dict or kind is list or kind is tuple:
         return _plain_key(value)
     return NO_KEY
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def _plain_key(value: Any) -> Hashable | None:
-    """Key under Python ``==``: numbers of any type compare by value, strings exactly."""
+    """Key of a dict, list or tuple under Python ``==``.
+
+    Scalars inside stay raw: hashing and equality agree across int, float and bool, and
+    frozensets and tuples compare their items the way dicts and lists do (identity first,
+    then ``==``). Containers inside are keyed recursively and tagged, so they never equal a
+    scalar. Anything else inside (a matcher, an object) means no key.
+    """
     kind = type(value)
-    if kind is str:
-        return ("s", value)
-    if kind is int or kind is bool:
-        return ("n", value)
-    if kind is float:
-        return ("n", value) if value == value else NO_KEY
-    if value is None:
-        return ("z",)
-    if kind is list or kind is tuple:
-        items = []
-        for item in value:
-            key = _plain_key(item)
-            if key is None:
-                return NO_KEY
-            items.append(key)
-        return ("l" if kind is list else "t", tuple(items))
     if kind is dict:
+        if not _SCALARS.issuperset(map(type, value)):
+            return NO_KEY
+        if _SCALARS.issuperset(map(type, value.values())):
+            return ("d", frozenset(value.items()))
         pairs = []
         for k, item in value.items():
-            if type(k) not in _KEY_TYPES or k != k:
-                return NO_KEY
-            key = _plain_key(item)
-            if key is None:
-                return NO_KEY
-            pairs.append((k, key))
+            if type(item) in _SCALARS:
+                pairs.append((k, item))
+            else:
+                key = _plain_key(item)
+                if key is None:
+                    return NO_KEY
+                pairs.append((k, key))
         return ("d", frozenset(pairs))
+    if kind is list or kind is tuple:
+        tag = "l" if kind is list else "t"
+        if _SCALARS.issuperset(map(type, value)):
+            return (tag, tuple(value))
+        items = []
+        for item in value:
+            if type(item) in _SCALARS:
+                items.append(item)
+            else:
+                key = _plain_key(item)
+                if key is None:
+                    return NO_KEY
+                items.append(key)
+        return (tag, tuple(items))
     return NO_KEY
 
 
@@ -162,7 +175,7 @@ def _strict_key(value: Any) -> Hashable | None:
     if kind is dict:
         pairs = []
         for k, item in value.items():
-            if type(k) not in _KEY_TYPES or k != k:
+            if type(k) not in _SCALARS or k != k:
                 return NO_KEY
             key = _strict_key(item)
             if key is None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolscore._markers import hookimpl
@@ -24,50 +24,39 @@ if TYPE_CHECKING:
     from toolscore.model import ToolCall
 
 _ENCODER = json.JSONEncoder(sort_keys=True, default=str)
-_NO_ARGS: Hashable = ("o", frozenset())
+try:  # CPython's C encoder, called directly: the same text without per-call setup
+    from json.encoder import c_make_encoder as _c_make_encoder
+    from json.encoder import encode_basestring_ascii as _encode_basestring_ascii
+except ImportError:  # pragma: no cover - other interpreters
+    _c_make_encoder = None
 
 
-class _NeedsJSON(Exception):
-    """A value whose JSON text is the only safe signature."""
+def _encoder() -> Callable[[Any], str]:
+    """``json.dumps(value, sort_keys=True, default=str)``, as fast as the interpreter allows.
+
+    CPython's C encoder is built once and reused (``json.dumps`` builds one per call); its
+    circular-reference markers are empty again after each successful call.
+    """
+    if _c_make_encoder is None:  # pragma: no cover - other interpreters
+        return _ENCODER.encode
+    make = _c_make_encoder({}, str, _encode_basestring_ascii, None, ": ", ", ", True, False, True)
+
+    def encode(value: Any) -> str:
+        return "".join(make(value, 0))
+
+    return encode
 
 
-def _json_key(value: Any) -> Hashable:
-    """A hashable value equal for two plain values exactly when their JSON texts are equal."""
-    kind = type(value)
-    if kind is str or value is None:
-        return value  # type: ignore[no-any-return]
-    if kind is bool:
-        return ("b", value)
-    if kind is int:
-        return ("i", value)
-    if kind is float:
-        return ("f", repr(value))
-    if kind is dict:
-        items = []
-        for key, item in value.items():
-            if type(key) is not str:
-                raise _NeedsJSON
-            items.append((key, _json_key(item)))
-        return ("o", frozenset(items))
-    if kind is list or kind is tuple:
-        return ("a", tuple(_json_key(item) for item in value))
-    raise _NeedsJSON
-
-
-def _signatures(trace_calls: Sequence[ToolCall]) -> list[Hashable]:
-    """Each call's ``(tool, arguments)`` signature, comparable as its JSON text would be."""
-    try:
-        return [
-            (call.tool, _json_key(call.args) if call.args else _NO_ARGS) for call in trace_calls
-        ]
-    except _NeedsJSON:
-        pass
-    out: list[Hashable] = []
+def _signatures(trace_calls: Sequence[ToolCall]) -> list[tuple[str, str]]:
+    """Each call's ``(tool, arguments as sorted-key JSON)``; ``None`` and ``{}`` alike."""
+    encode = _encoder()
+    out: list[tuple[str, str]] = []
     for call in trace_calls:
         args: Mapping[str, Any] = call.args or {}
         try:
-            text = _ENCODER.encode(args if isinstance(args, dict) else dict(args))
-        except (TypeError, ValueError):  # mixed key types, circular values
+            text = encode(args if isinstance(args, dict) else dict(args))
+        except (TypeError, ValueError, RecursionError):  # mixed key types, circular values
+            encode = _encoder()  # a failed call may leave markers behind
             text = repr(args)
         out.append((call.tool, text))
     return out

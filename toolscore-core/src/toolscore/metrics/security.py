@@ -83,16 +83,31 @@ def redact_secrets(text: str) -> str:
     return text
 
 
-def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
-    """``(path, string)`` for every string inside an argument value."""
-    if isinstance(value, str):
-        yield path, value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _strings(item, f"{path}.{key}" if path else str(key))
-    elif isinstance(value, (list, tuple)):
-        for position, item in enumerate(value):
-            yield from _strings(item, f"{path}[{position}]")
+def _suspects(value: Any, path: tuple[Any, ...], out: list[tuple[tuple[Any, ...], str]]) -> None:
+    """Collect ``(path parts, string)`` for strings that hold a credential prefix."""
+    for key, item in value.items() if isinstance(value, dict) else enumerate(value):
+        if isinstance(item, str):
+            if _PREFILTER.search(item):
+                out.append(((*path, key), item))
+        elif isinstance(item, (dict, list, tuple)):
+            _suspects(item, (*path, key), out)
+
+
+def _path(parts: tuple[Any, ...], container_kinds: tuple[bool, ...]) -> str:
+    text = ""
+    for part, in_dict in zip(parts, container_kinds):
+        text = (f"{text}.{part}" if text else str(part)) if in_dict else f"{text}[{part}]"
+    return text
+
+
+def _render_path(args: Any, parts: tuple[Any, ...]) -> str:
+    """``headers.Authorization``, ``files[0].content``, or the bare key at top level."""
+    kinds = []
+    node = args
+    for part in parts:
+        kinds.append(isinstance(node, dict))
+        node = node[part]
+    return _path(parts, tuple(kinds))
 
 
 def find_secrets(trace_calls: Sequence[ToolCall]) -> dict[str, Any]:
@@ -102,9 +117,11 @@ def find_secrets(trace_calls: Sequence[ToolCall]) -> dict[str, Any]:
         args: Mapping[str, Any] | None = call.args
         if not args:
             continue
-        for path, text in _strings(args if isinstance(args, dict) else dict(args), ""):
-            if not _PREFILTER.search(text):
-                continue
+        root = args if isinstance(args, dict) else dict(args)
+        suspects: list[tuple[tuple[Any, ...], str]] = []
+        _suspects(root, (), suspects)
+        for parts, text in suspects:
+            path = _render_path(root, parts)
             for start, end, kind in secret_spans(text):
                 findings.append(
                     {

@@ -1,0 +1,195 @@
+"""Benchmark ``evaluate()``: ours against the reference ``tool-scorer`` 1.10.0, side by side.
+
+Usage::
+
+    .venv/bin/python benchmarks/bench_evaluate.py            # full run (the reference's N=10000
+                                                              # takes about half a minute)
+    .venv/bin/python benchmarks/bench_evaluate.py --quick    # skip the reference at N=10000
+
+Each implementation runs in its own interpreter (ours: this one; the reference:
+``$TOOLSCORE_REFERENCE_PYTHON`` or ``/opt/refvenv/bin/python``) executing this same file with
+``--worker``, which generates the same seeded cases and prints median timings as JSON.
+
+Cases: N = 1, 100, 1000, 10000 expected calls over 20 tool names with 3-5 arguments each
+(strings, ints, floats, bools, lists and nested dicts); the actual calls are the expected ones
+with wrong tool names, changed arguments, dropped calls, duplicates and swaps. Plus one tool
+with 100 expected and 12 actual calls (the reference's exact search is exponential in the
+actual calls of a tool). Timings exclude building the plugin manager (done once per process).
+
+Targets (issue 2): ≤ 1.0× the reference at N=1, ≤ 0.05× at N=1000, ≤ 0.01× at N=10000,
+near-linear growth, and the 100×12 case under 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+TOOLS = [f"tool_{k:02d}" for k in range(20)]
+SIZES = (1, 100, 1000, 10000)
+
+
+def _args(rng: random.Random) -> dict[str, Any]:
+    args: dict[str, Any] = {
+        "query": f"find {rng.randrange(10**6)} items",
+        "limit": rng.randint(1, 1000),
+    }
+    optional = [
+        (
+            "filters",
+            lambda: {
+                "lang": rng.choice(["en", "de", "fr"]),
+                "range": {"from": rng.randint(0, 99), "to": rng.randint(100, 999)},
+            },
+        ),
+        ("tags", lambda: [f"t{rng.randrange(1000)}" for _ in range(rng.randint(1, 3))]),
+        ("verbose", lambda: rng.random() < 0.5),
+        ("threshold", lambda: round(rng.random() * 100, 3)),
+    ]
+    rng.shuffle(optional)
+    for key, make in optional[: rng.randint(1, 3)]:
+        args[key] = make()
+    return args
+
+
+def make_case(n: int, seed: int = 7) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``n`` expected calls and the perturbed actual calls."""
+    rng = random.Random(seed)
+    expected = [{"tool": rng.choice(TOOLS), "args": _args(rng)} for _ in range(n)]
+    actual: list[dict[str, Any]] = []
+    for call in expected:
+        item = copy.deepcopy(call)
+        roll = rng.random()
+        if roll < 0.05:
+            item["tool"] = rng.choice(TOOLS)  # wrong name
+        elif roll < 0.15:
+            key = rng.choice(list(item["args"]))
+            item["args"][key] = "changed"  # changed argument
+        elif roll < 0.18:
+            actual.append(copy.deepcopy(item))  # duplicate
+        elif roll < 0.20:
+            continue  # dropped
+        actual.append(item)
+    for k in range(len(actual) - 1):
+        if rng.random() < 0.03:
+            actual[k], actual[k + 1] = actual[k + 1], actual[k]  # swap
+    return expected, actual
+
+
+def make_wide_case(seed: int = 11) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """One tool: 100 expected calls, 12 actual calls (copies of some, some changed)."""
+    rng = random.Random(seed)
+    expected = [{"tool": "search", "args": _args(rng)} for _ in range(100)]
+    actual = []
+    for call in rng.sample(expected, 12):
+        item = copy.deepcopy(call)
+        if rng.random() < 0.3:
+            item["args"]["limit"] = -1
+        actual.append(item)
+    return expected, actual
+
+
+def _time(function: Any, *, min_seconds: float, max_repeats: int) -> float:
+    """Median seconds per call over repeats; each repeat loops until it lasts >= 20 ms."""
+    start = time.perf_counter()
+    function()
+    once = time.perf_counter() - start
+    loops = max(1, int(0.02 / once)) if once < 0.02 else 1
+    samples = []
+    deadline = time.perf_counter() + min_seconds
+    while len(samples) < max_repeats and (len(samples) < 3 or time.perf_counter() < deadline):
+        start = time.perf_counter()
+        for _ in range(loops):
+            function()
+        samples.append((time.perf_counter() - start) / loops)
+    return statistics.median(samples)
+
+
+def worker(sizes: list[int], wide: bool) -> None:
+    """Time ``toolscore.evaluate`` of whichever toolscore this interpreter imports."""
+    import toolscore
+
+    warm_e, warm_a = make_case(1)
+    toolscore.evaluate(warm_e, warm_a)  # builds the plugin manager (ours) once
+    out: dict[str, Any] = {}
+    cases = {str(n): make_case(n) for n in sizes}
+    if wide:
+        cases["100x12"] = make_wide_case()
+    for name, (expected, actual) in cases.items():
+        big = len(expected) >= 10000
+        seconds = _time(
+            lambda e=expected, a=actual: toolscore.evaluate(e, a),
+            min_seconds=0.5 if not big else 0.0,
+            max_repeats=3 if big else 15,
+        )
+        out[name] = {"ms": seconds * 1000, "score": toolscore.evaluate(expected, actual).score}
+    json.dump(out, sys.stdout)
+
+
+def _run_worker(python: str, sizes: list[int], wide: bool) -> dict[str, Any]:
+    argv = [python, str(Path(__file__).resolve()), "--worker", "--sizes", ",".join(map(str, sizes))]
+    if wide:
+        argv.append("--wide")
+    completed = subprocess.run(argv, capture_output=True, text=True, check=True, cwd="/")
+    result: dict[str, Any] = json.loads(completed.stdout)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help=argparse.SUPPRESS)
+    parser.add_argument("--wide", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--quick", action="store_true", help="skip the reference at N=10000")
+    options = parser.parse_args()
+    sizes = [int(s) for s in options.sizes.split(",") if s]
+    if options.worker:
+        worker(sizes, options.wide)
+        return
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _common import print_table, reference_python
+
+    ours = _run_worker(sys.executable, sizes, wide=True)
+    reference_path = reference_python()
+    theirs: dict[str, Any] = {}
+    if reference_path:
+        ref_sizes = [n for n in sizes if not (options.quick and n >= 10000)]
+        theirs = _run_worker(reference_path, ref_sizes, wide=True)
+    rows = []
+    for name in [*map(str, sizes), "100x12"]:
+        mine = ours[name]
+        ref = theirs.get(name)
+        label = f"N={name}" if name.isdigit() else f"one tool {name.replace('x', ' vs ')}"
+        ratio = f"{mine['ms'] / ref['ms']:.4f}x" if ref else "-"
+        rows.append(
+            [
+                label,
+                f"{mine['ms']:.3f}",
+                f"{ref['ms']:.3f}" if ref else "-",
+                ratio,
+                f"{mine['score']:.6f}",
+                f"{ref['score']:.6f}" if ref else "-",
+            ]
+        )
+    print_table(
+        "evaluate(): median wall time per call (ms), ours vs reference tool-scorer 1.10.0",
+        ["case", "ours ms", "reference ms", "ratio", "our score", "reference score"],
+        rows,
+    )
+    growth = [ours[str(n)]["ms"] for n in sizes if n >= 100]
+    if len(growth) >= 2:
+        steps = ", ".join(f"{b / a:.1f}x" for a, b in zip(growth, growth[1:]))
+        print(f"\nours, growth per 10x more calls from N=100: {steps}")
+
+
+if __name__ == "__main__":
+    main()
