@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import itertools
 import json
 import random
 import statistics
@@ -187,7 +188,7 @@ def main() -> None:
     )
     growth = [ours[str(n)]["ms"] for n in sizes if n >= 100]
     if len(growth) >= 2:
-        steps = ", ".join(f"{b / a:.1f}x" for a, b in zip(growth, growth[1:]))
+        steps = ", ".join(f"{b / a:.1f}x" for a, b in itertools.pairwise(growth))
         print(f"\nours, growth per 10x more calls from N=100: {steps}")
 
 

@@ -96,7 +96,8 @@ def match_key(value: Any, *, strict: bool = False) -> Hashable | None:
     if strict:
         return _strict_key(value)
     if kind is str:
-        return value.strip()
+        stripped: str = value.strip()
+        return stripped
     if kind is int or kind is bool:
         try:
             return float(value)

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import json
+import json.encoder
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -24,11 +25,8 @@ if TYPE_CHECKING:
     from toolscore.model import ToolCall
 
 _ENCODER = json.JSONEncoder(sort_keys=True, default=str)
-try:  # CPython's C encoder, called directly: the same text without per-call setup
-    from json.encoder import c_make_encoder as _c_make_encoder
-    from json.encoder import encode_basestring_ascii as _encode_basestring_ascii
-except ImportError:  # pragma: no cover - other interpreters
-    _c_make_encoder = None
+#: CPython's C encoder, called directly: the same text without per-call setup (or None).
+_c_make_encoder: Any = getattr(json.encoder, "c_make_encoder", None)
 
 
 def _encoder() -> Callable[[Any], str]:
@@ -39,7 +37,9 @@ def _encoder() -> Callable[[Any], str]:
     """
     if _c_make_encoder is None:  # pragma: no cover - other interpreters
         return _ENCODER.encode
-    make = _c_make_encoder({}, str, _encode_basestring_ascii, None, ": ", ", ", True, False, True)
+    make = _c_make_encoder(
+        {}, str, json.encoder.encode_basestring_ascii, None, ": ", ", ", True, False, True
+    )
 
     def encode(value: Any) -> str:
         return "".join(make(value, 0))
