@@ -22,5 +22,6 @@ def test_plugin_is_active_but_toolscore_is_not_imported(pytester: pytest.Pyteste
     result.assert_outcomes(passed=1)
     modules = set(json.loads((pytester.path / "modules.json").read_text(encoding="utf-8")))
     assert "toolscore_pytest.plugin" in modules  # the option above was accepted: plugin active
+    assert "toolscore_pytest.state" not in modules
     assert not [m for m in modules if m == "toolscore" or m.startswith("toolscore.")]
     assert not {"rich", "click", "attrs"} & modules

@@ -10,6 +10,7 @@ authors ``toolscore_plugin_manager`` and ``register_toolscore_plugin``.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -102,13 +103,14 @@ def pytest_testnodedown(node: Any, error: object) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-    from toolscore_pytest.state import STATE_KEY, UNUSED_LINES
-
-    state = config.stash.get(STATE_KEY, None)
+    state_module = sys.modules.get("toolscore_pytest.state")
+    if state_module is None:  # nothing of ours ran in this session: import nothing
+        return
+    state = config.stash.get(state_module.STATE_KEY, None)
     line = state.summary_line() if state is not None else None
     if line:
         terminalreporter.write_line(line)
-    for extra in config.stash.get(UNUSED_LINES, []):
+    for extra in config.stash.get(state_module.UNUSED_LINES, []):
         terminalreporter.write_line(extra)
 
 
