@@ -73,7 +73,9 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def typecheck(session: nox.Session) -> None:
     """mypy --strict on every first-party package."""
-    session.install(*_editable(*PACKAGES), "mypy>=1.10", "pytest>=8", "hypothesis>=6.100")
+    session.install(
+        *_editable(*PACKAGES), "mypy>=1.10", *TEST_DEPS, "types-jsonschema", "types-PyYAML"
+    )
     session.run("mypy")
 
 

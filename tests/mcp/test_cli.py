@@ -168,6 +168,7 @@ def test_http_server_through_the_cli(fresh_http_url: str) -> None:
     assert "broken_lookup  fails on valid input (Error executing tool broken_lookup)" in done.stdout
 
 
+@pytest.mark.requires("toolscore_providers")  # the MCP session format is read by its extractor
 def test_record_proxies_and_writes_a_session_that_scores(tmp_path: Path) -> None:
     session = tmp_path / "rec" / "session.json"
     lines = [

@@ -341,7 +341,9 @@ def _describe(error: ValidationError) -> tuple[str, str]:
         missing = next(
             (
                 name
-                for name in error.validator_value
+                for name in (
+                    error.validator_value if isinstance(error.validator_value, list) else ()
+                )
                 if isinstance(instance, Mapping) and name not in instance
             ),
             None,
