@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
+import toolscore
 from toolscore.errors import PluginLoadError
 from toolscore.plugins import create_plugin_manager
 from toolscore.plugins.manager import ToolscorePluginManager
@@ -170,3 +171,25 @@ def test_disabling_a_builtin_metric_removes_it_but_essentials_stay() -> None:
     )
     assert "security_metrics" not in pm.get_metrics()
     assert pm.has_plugin("toolscore.builtin.canonical")
+
+
+def test_a_plugin_registered_after_first_use_is_seen_and_forgotten_when_unregistered() -> None:
+    from toolscore.evaluation import evaluate
+    from toolscore.specs import MetricSpec
+
+    pm = create_plugin_manager(load_entrypoints=False)
+    assert "late_metric" not in evaluate([], [], plugin_manager=pm).metrics
+
+    class Late:
+        def compute(self, context: object) -> str:
+            return "seen"
+
+    class LatePlugin:
+        @toolscore.hookimpl
+        def toolscore_register_metrics(self):  # type: ignore[no-untyped-def]
+            yield MetricSpec(name="late_metric", factory=Late)
+
+    pm.register(LatePlugin(), name="late")
+    assert evaluate([], [], plugin_manager=pm).metrics["late_metric"] == "seen"
+    pm.unregister(name="late")
+    assert "late_metric" not in evaluate([], [], plugin_manager=pm).metrics

@@ -136,13 +136,17 @@ _METRICS: weakref.WeakKeyDictionary[Any, _MetricList] = weakref.WeakKeyDictionar
 
 
 def _metrics(pm: ToolscorePluginManager) -> _MetricList:
-    """``(name, metric, built_in)`` in (order, name) order; factories run once per manager."""
-    cached = _METRICS.get(pm)
+    """``(name, metric, built_in)`` in (order, name) order; factories run once per registry.
+
+    Keyed by the registry object: when plugins change, the manager builds a new registry and
+    the metrics are built afresh.
+    """
+    registry = pm.get_metrics()
+    cached = _METRICS.get(registry)
     if cached is not None:
         return cached
     from toolscore.plugins import DEFAULT_PLUGINS
 
-    registry = pm.get_metrics()
     out: _MetricList = []
     for name, spec in sorted(registry.specs.items(), key=lambda item: (item[1].order, item[0])):
         built_in = registry.owners.get(name) in DEFAULT_PLUGINS
@@ -159,7 +163,7 @@ def _metrics(pm: ToolscorePluginManager) -> _MetricList:
             )
             continue
         out.append((name, metric, built_in))
-    _METRICS[pm] = out
+    _METRICS[registry] = out
     return out
 
 

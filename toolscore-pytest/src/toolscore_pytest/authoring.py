@@ -15,29 +15,12 @@ if TYPE_CHECKING:
     from toolscore.plugins import ToolscorePluginManager
 
 
-def _forget_registries(pm: ToolscorePluginManager) -> None:
-    """Drop what was built from the plugins so far, so a newly (un)registered plugin counts.
-
-    The manager builds each registry once and the evaluator builds its metric objects once per
-    manager; neither expects plugins to change afterwards, which a test fixture does.
-    """
-    import sys
-
-    registries = getattr(pm, "_registries", None)
-    if isinstance(registries, dict):
-        registries.clear()
-    evaluation = sys.modules.get("toolscore.evaluation")
-    metric_cache = getattr(evaluation, "_METRICS", None)
-    if metric_cache is not None:
-        metric_cache.pop(pm, None)
-
-
 @contextmanager
 def builtin_plugin_manager() -> Iterator[ToolscorePluginManager]:
     """A fresh built-ins-only manager, installed process-wide for the duration of the block."""
     from toolscore import plugins
 
-    previous = getattr(plugins, "_DEFAULT", None)
+    previous = plugins.current_plugin_manager()
     pm = plugins.create_plugin_manager(load_entrypoints=False)
     plugins.reset_plugin_manager(pm)
     try:
@@ -66,7 +49,6 @@ class PluginRegistrar:
         registered = self.plugin_manager.register(plugin, name=name)
         if registered is None:  # pragma: no cover - pluggy returns None only for blocked names
             raise ValueError(f"plugin name {name!r} is blocked in this plugin manager")
-        _forget_registries(self.plugin_manager)
         self._names.append(registered)
         return registered
 
@@ -77,4 +59,3 @@ class PluginRegistrar:
             if pm.get_plugin(name) is not None:
                 pm.unregister(name=name)
         self._names.clear()
-        _forget_registries(pm)

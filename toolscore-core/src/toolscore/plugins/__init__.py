@@ -18,6 +18,7 @@ __all__ = [
     "PluginRecord",
     "ToolscorePluginManager",
     "create_plugin_manager",
+    "current_plugin_manager",
     "get_plugin_manager",
     "reset_plugin_manager",
 ]
@@ -104,6 +105,11 @@ def get_plugin_manager() -> ToolscorePluginManager:
     global _DEFAULT
     if _DEFAULT is None:
         _DEFAULT = create_plugin_manager()
+    return _DEFAULT
+
+
+def current_plugin_manager() -> ToolscorePluginManager | None:
+    """The process-wide manager if one was built or installed, without building it."""
     return _DEFAULT
 
 

@@ -157,6 +157,26 @@ class ToolscorePluginManager(pluggy.PluginManager):
         callers = self.get_hookcallers(plugin) or []
         return tuple(sorted(c.name for c in callers))
 
+    def register(self, plugin: object, name: str | None = None) -> str | None:
+        """Register ``plugin`` (pluggy's register) and forget registries built before it."""
+        registered = super().register(plugin, name)
+        self.invalidate_caches()
+        return registered
+
+    def unregister(self, plugin: object | None = None, name: str | None = None) -> Any:
+        """Unregister ``plugin`` (pluggy's unregister) and forget registries built with it."""
+        removed = super().unregister(plugin, name)
+        self.invalidate_caches()
+        return removed
+
+    def invalidate_caches(self) -> None:
+        """Drop the registries built so far; the next ``get_*()`` collects them afresh.
+
+        Called on every register/unregister, so a plugin added later (a test fixture, an
+        embedding application) is seen by the next evaluation.
+        """
+        self._registries.clear()
+
     # -- registries --------------------------------------------------------------------------
 
     def _registry(self, kind: str, spec_type: type[SpecT]) -> Registry[SpecT]:
