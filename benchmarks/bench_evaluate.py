@@ -14,7 +14,8 @@ Cases: N = 1, 100, 1000, 10000 expected calls over 20 tool names with 3-5 argume
 (strings, ints, floats, bools, lists and nested dicts); the actual calls are the expected ones
 with wrong tool names, changed arguments, dropped calls, duplicates and swaps. Plus one tool
 with 100 expected and 12 actual calls (the reference's exact search is exponential in the
-actual calls of a tool). Timings exclude building the plugin manager (done once per process).
+actual calls of a tool). Timings exclude building the plugin manager (done once per process);
+ours runs with core's built-in plugins only (``TOOLSCORE_NO_PLUGINS=1``).
 
 Targets (issue 2): ≤ 1.0× the reference at N=1, ≤ 0.05× at N=1000, ≤ 0.01× at N=10000,
 near-linear growth, and the 100×12 case under 50 ms.
@@ -26,6 +27,7 @@ import argparse
 import copy
 import itertools
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -139,7 +141,10 @@ def _run_worker(python: str, sizes: list[int], wide: bool) -> dict[str, Any]:
     argv = [python, str(Path(__file__).resolve()), "--worker", "--sizes", ",".join(map(str, sizes))]
     if wide:
         argv.append("--wide")
-    completed = subprocess.run(argv, capture_output=True, text=True, check=True, cwd="/")
+    # Core only: third-party metric plugins installed in the dev environment (the example
+    # call-budget metric) would add their own cost to ours.
+    env = {**os.environ, "TOOLSCORE_NO_PLUGINS": "1"}
+    completed = subprocess.run(argv, capture_output=True, text=True, check=True, cwd="/", env=env)
     result: dict[str, Any] = json.loads(completed.stdout)
     return result
 

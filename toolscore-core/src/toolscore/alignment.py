@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from toolscore.compare import count_correct, match_key, values_match
+from toolscore.compare import count_correct, key_function, values_match
 from toolscore.matchers import ANY
 
 if TYPE_CHECKING:
@@ -225,6 +225,7 @@ class _Rows:
         self.strict = strict
         self.size = len(trace)
         self.everything = (1 << self.size) - 1
+        key_of = key_function(strict)
         holders: dict[Any, int] = {}  # argument name -> trace calls that have it
         keyed: dict[Any, dict[Any, int]] = {}  # name -> match key -> trace calls
         unkeyed: dict[Any, list[int]] = {}  # name -> trace calls whose value has no key
@@ -237,15 +238,35 @@ class _Rows:
                     holders[name] = bit
                 else:
                     holders[name] |= bit
-                key = match_key(value, strict=strict)
+                key = value.strip() if type(value) is str and not strict else key_of(value)
                 if key is None:
                     unkeyed.setdefault(name, []).append(t)
                 else:
                     bucket[key] = bucket.get(key, 0) | bit
         self.holders = holders
-        self.keyed = keyed
         self.unkeyed = unkeyed
-        self._hits: dict[int, list[int]] = {}
+        # For each argument of each gold call, the trace calls that get it right (if any).
+        self.hits: list[list[int]] = []
+        for wanted in gold:
+            found: list[int] = []
+            if wanted:
+                for name, want in wanted.items():
+                    having = holders.get(name)
+                    if having is None:
+                        continue
+                    if want is ANY:
+                        hit = having
+                    else:
+                        key = want.strip() if type(want) is str and not strict else key_of(want)
+                        if key is None:  # a matcher, or a value compared one by one
+                            hit = self._compare(name, want, _bits(having))
+                        else:
+                            hit = keyed[name].get(key, 0)
+                            if name in unkeyed:
+                                hit |= self._compare(name, want, unkeyed[name])
+                    if hit:
+                        found.append(hit)
+            self.hits.append(found)
         self._tops: dict[int, tuple[int, int]] = {}
         self._rows: dict[int, list[int]] = {}
 
@@ -257,38 +278,12 @@ class _Rows:
                 hit |= 1 << t
         return hit
 
-    def hits(self, i: int) -> list[int]:
-        """For each argument of gold call ``i``, the trace calls that get it right (if any)."""
-        found = self._hits.get(i)
-        if found is not None:
-            return found
-        found = []
-        for name, want in (self.gold[i] or {}).items():
-            having = self.holders.get(name)
-            if having is None:
-                continue
-            if want is ANY:
-                hit = having
-            else:
-                key = match_key(want, strict=self.strict)
-                if key is None:  # a matcher, or a value compared one by one
-                    hit = self._compare(name, want, _bits(having))
-                else:
-                    hit = self.keyed[name].get(key, 0)
-                    odd = self.unkeyed.get(name)
-                    if odd:
-                        hit |= self._compare(name, want, odd)
-            if hit:
-                found.append(hit)
-        self._hits[i] = found
-        return found
-
     def top(self, i: int) -> tuple[int, int]:
         """``(row maximum, trace calls reaching it)`` of gold call ``i``."""
         known = self._tops.get(i)
         if known is not None:
             return known
-        hits = self.hits(i)
+        hits = self.hits[i]
         every = self.everything
         for hit in hits:
             every &= hit
@@ -306,7 +301,7 @@ class _Rows:
         if row is not None:
             return row
         at_least = [self.everything]  # at_least[c]: trace calls with >= c right
-        for hit in self.hits(i):
+        for hit in self.hits[i]:
             at_least.append(at_least[-1] & hit)
             for c in range(len(at_least) - 2, 0, -1):
                 at_least[c] |= at_least[c - 1] & hit

@@ -20,12 +20,19 @@ expected call with every actual call.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any, Final
 
 from toolscore.matchers import Matcher
 
-__all__ = ["NO_KEY", "count_correct", "match_key", "values_match"]
+__all__ = [
+    "NO_KEY",
+    "count_correct",
+    "key_function",
+    "lenient_key",
+    "match_key",
+    "values_match",
+]
 
 #: :func:`match_key` result for values that must be compared one by one.
 NO_KEY: Final = None
@@ -92,9 +99,17 @@ def match_key(value: Any, *, strict: bool = False) -> Hashable | None:
     objects of other types, a top-level NaN, subclasses of the plain types. Lenient keys of
     scalars are plain values (a stripped string, a float), so computing them is cheap.
     """
+    return _strict_key(value) if strict else lenient_key(value)
+
+
+def key_function(strict: bool) -> Callable[[Any], Hashable | None]:
+    """:func:`match_key` for one mode, as a one-argument function (for tight loops)."""
+    return _strict_key if strict else lenient_key
+
+
+def lenient_key(value: Any) -> Hashable | None:
+    """:func:`match_key` in lenient mode."""
     kind = type(value)
-    if strict:
-        return _strict_key(value)
     if kind is str:
         stripped: str = value.strip()
         return stripped

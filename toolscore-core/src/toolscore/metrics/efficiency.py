@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import json.encoder
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -47,11 +46,17 @@ def _encoder() -> Callable[[Any], str]:
     return encode
 
 
-def _signatures(trace_calls: Sequence[ToolCall]) -> list[tuple[str, str]]:
-    """Each call's ``(tool, arguments as sorted-key JSON)``; ``None`` and ``{}`` alike."""
-    encode = _encoder()
+def _signatures(trace_calls: Sequence[ToolCall], repeated: set[str]) -> list[tuple[str, str]]:
+    """Each call's ``(tool, arguments as sorted-key JSON)``; ``None`` and ``{}`` alike.
+
+    Only calls of a tool in ``repeated`` can equal another call, so only those are encoded.
+    """
+    encode = _encoder() if repeated else None
     out: list[tuple[str, str]] = []
-    for call in trace_calls:
+    for position, call in enumerate(trace_calls):
+        if encode is None or call.tool not in repeated:
+            out.append((call.tool, f"#{position}"))  # unique: never equal to another call
+            continue
         args: Mapping[str, Any] = call.args or {}
         try:
             text = encode(args if isinstance(args, dict) else dict(args))
@@ -78,10 +83,14 @@ def calculate_redundant_call_rate(
             "error_rate": 0.0,
             "retry_after_error_count": 0,
         }
-    expected = Counter(call.tool for call in gold_calls)
-    actual = Counter(call.tool for call in trace_calls)
+    expected: dict[str, int] = {}
+    for call in gold_calls:
+        expected[call.tool] = expected.get(call.tool, 0) + 1
+    actual: dict[str, int] = {}
+    for call in trace_calls:
+        actual[call.tool] = actual.get(call.tool, 0) + 1
     redundant = sum(max(0, n - expected.get(tool, 0)) for tool, n in actual.items())
-    signatures = _signatures(trace_calls)
+    signatures = _signatures(trace_calls, {tool for tool, n in actual.items() if n > 1})
     identical = total - len(set(signatures))
     failed = [call.is_error for call in trace_calls]
     errors = sum(failed)

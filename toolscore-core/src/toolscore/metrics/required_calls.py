@@ -7,7 +7,6 @@ order are ignored. ``None`` when nothing was expected. It enters the score only 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -25,9 +24,14 @@ def calculate_required_call_recall(
     """Σ min(expected count, non-failed actual count) per tool / #expected (SPEC §2.5)."""
     if not gold_calls:
         return None
-    needed = Counter(call.tool for call in gold_calls)
-    made = Counter(call.tool for call in trace_calls if not call.is_error)
-    return sum((needed & made).values()) / len(gold_calls)
+    needed: dict[str, int] = {}
+    for call in gold_calls:
+        needed[call.tool] = needed.get(call.tool, 0) + 1
+    made: dict[str, int] = {}
+    for call in trace_calls:
+        if not call.is_error:
+            made[call.tool] = made.get(call.tool, 0) + 1
+    return sum(min(n, made.get(tool, 0)) for tool, n in needed.items()) / len(gold_calls)
 
 
 class RequiredCallRecall:

@@ -24,6 +24,8 @@ def levenshtein(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
     formulation) runs one column per symbol of the longer sequence, with the shorter one as
     a bit vector: O(n·m/word) with Python integers as the vectors.
     """
+    if a == b:
+        return 0
     start = 0
     limit = min(len(a), len(b))
     while start < limit and a[start] == b[start]:
