@@ -9,8 +9,10 @@ score.
 
 from __future__ import annotations
 
+import json
+import json.encoder
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolscore._markers import hookimpl
@@ -110,12 +112,35 @@ def _render_path(args: Any, parts: tuple[Any, ...]) -> str:
     return _path(parts, tuple(kinds))
 
 
+def _json_text() -> Callable[[Any], str]:
+    """JSON text of a value (CPython's C encoder when available): it holds the content of every
+    string inside, so a credential literal in any string shows up in it."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # pragma: no cover - other interpreters
+        return json.JSONEncoder(default=str).encode
+    # No circular-reference markers: the encoder keeps no state (a cycle is a RecursionError).
+    encoder = make(None, str, json.encoder.encode_basestring, None, ": ", ", ", False, False, True)
+    return lambda value: "".join(encoder(value, 0))
+
+
+def _might_hold_secrets(args: Mapping[str, Any], text_of: Callable[[Any], str]) -> bool:
+    """A quick, conservative test: every credential format needs a literal (``sk-``,
+    ``AKIA``, ...), so arguments whose JSON text has none hold no credential."""
+    try:
+        return _PREFILTER.search(text_of(args)) is not None
+    except (TypeError, ValueError, RecursionError):  # odd keys or values: scan them in full
+        return True
+
+
 def find_secrets(trace_calls: Sequence[ToolCall]) -> dict[str, Any]:
     """``secret_count`` and ``secrets`` (index, tool, path, kind, preview) (SPEC §2.9)."""
     findings: list[dict[str, Any]] = []
+    text_of = _json_text()
     for index, call in enumerate(trace_calls):
         args: Mapping[str, Any] | None = call.args
         if not args:
+            continue
+        if not _might_hold_secrets(args, text_of):
             continue
         root = args if isinstance(args, dict) else dict(args)
         suspects: list[tuple[tuple[Any, ...], str]] = []
