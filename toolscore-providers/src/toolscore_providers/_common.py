@@ -18,14 +18,18 @@ from toolscore.model import ToolCall
 
 __all__ = [
     "CallDraft",
+    "Drafts",
+    "action_input",
     "decode_json",
     "finish",
     "get",
     "is_list",
     "items",
+    "messages_of",
     "module_root",
     "parse_args",
     "plain",
+    "present",
     "text_of",
     "unreadable",
 ]
@@ -83,6 +87,13 @@ def has(obj: Any, name: str) -> bool:
         return False
 
 
+def present(value: Any, key: str) -> bool:
+    """Whether ``key`` is given: a mapping's key (even with a null value), an object's non-None field."""
+    if isinstance(value, Mapping):
+        return key in value
+    return get(value, key) is not None
+
+
 def is_list(value: Any) -> bool:
     """Lists and tuples (the JSON arrays of both forms)."""
     return isinstance(value, (list, tuple))
@@ -100,6 +111,17 @@ def items(value: Any) -> list[Any]:
 def is_object(value: Any) -> bool:
     """A mapping or an SDK object: something with fields (not a scalar or an array)."""
     return value is not None and not isinstance(value, (str, bytes, int, float, bool, list, tuple))
+
+
+def messages_of(payload: Any) -> list[Any] | None:
+    """A payload's messages: its items when it is an array, else its ``messages`` array, else ``None``."""
+    if isinstance(payload, (list, tuple)):
+        return list(payload)
+    if is_object(payload):
+        messages = get(payload, "messages")
+        if is_list(messages):
+            return list(messages)
+    return None
 
 
 def module_root(obj: Any) -> str:
@@ -178,6 +200,21 @@ def _json_error(exc: BaseException) -> str:
     if isinstance(exc, RecursionError):
         return "arguments are nested too deeply to decode"
     return f"invalid JSON arguments: {exc}"
+
+
+def action_input(raw: Any) -> Any:
+    """An agent action's ``tool_input`` as LangChain reads it (CrewAI writes the same shape).
+
+    A string holding a JSON object is decoded; any other string is kept as ``{"input": text}``;
+    values that are not strings come back unchanged.
+    """
+    if not isinstance(raw, str):
+        return raw
+    try:
+        decoded = json.loads(raw)
+    except (ValueError, RecursionError):
+        decoded = None
+    return decoded if isinstance(decoded, dict) else {"input": raw}
 
 
 def decode_json(value: Any) -> Any:
@@ -361,3 +398,21 @@ class ResultIndex:
         if call_id is None or isinstance(call_id, (bool, dict, list, tuple)):
             return None
         return self._by_id.get(str(call_id))
+
+
+class Drafts:
+    """The calls of one payload in the order found, indexed by id for the results that follow.
+
+    The extractors' readers extend it; a reader with no state of its own uses it as it is.
+    """
+
+    def __init__(self) -> None:
+        self.drafts: list[CallDraft] = []
+        self.index = ResultIndex()
+
+    def add(self, draft: CallDraft | None) -> CallDraft | None:
+        """Keep ``draft`` (when there is one) and index it by its id; returns it."""
+        if draft is not None:
+            self.drafts.append(draft)
+            self.index.add(draft)
+        return draft

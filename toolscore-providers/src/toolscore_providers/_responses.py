@@ -22,6 +22,7 @@ from typing import Any
 
 from toolscore_providers._common import (
     CallDraft,
+    Drafts,
     ResultIndex,
     decode_json,
     get,
@@ -201,16 +202,11 @@ def apply_output(item: Any, index: ResultIndex) -> bool:
 
 def read_items(values: list[Any], fmt: str) -> list[CallDraft]:
     """The calls in a list of Responses items (output or input), outputs attached."""
-    drafts: list[CallDraft] = []
-    index = ResultIndex()
+    found = Drafts()
     for item in values:
-        draft = call_from_item(item, fmt)
-        if draft is not None:
-            drafts.append(draft)
-            index.add(draft)
-        else:
-            apply_output(item, index)
-    return drafts
+        if found.add(call_from_item(item, fmt)) is None:
+            apply_output(item, found.index)
+    return found.drafts
 
 
 def is_item(value: Any) -> bool:

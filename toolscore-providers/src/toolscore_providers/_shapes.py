@@ -174,3 +174,19 @@ def mostly_messages(counts: Counter[str]) -> bool:
     """At least one message, and at most a quarter of the items are not messages."""
     n = counts["_n"]
     return n > 0 and counts["_other"] * 4 <= n
+
+
+def chat_score(counts: Counter[str], own: str, foreign: Iterable[str], *, unmarked: float) -> float:
+    """How sure a ``role``-message format is of a message list, from the list's tally.
+
+    Not mostly role messages: 0. Markers of ``own`` and none of ``foreign``: 0.9. Any marker of
+    ``foreign``: 0.1. No marker of either: ``unmarked`` (plain chat could be either format).
+    """
+    if not mostly_messages(counts) or not counts["role"]:
+        return 0.0
+    others = sum(counts[tag] for tag in foreign)
+    if counts[own] and not others:
+        return 0.9
+    if others:
+        return 0.1
+    return unmarked

@@ -22,8 +22,7 @@ from typing import Any
 from toolscore.model import ToolCall
 
 from toolscore_providers._common import (
-    CallDraft,
-    ResultIndex,
+    Drafts,
     decode_json,
     finish,
     get,
@@ -38,7 +37,7 @@ from toolscore_providers._common import (
     text_of,
     unreadable,
 )
-from toolscore_providers._shapes import message_tally, mostly_messages
+from toolscore_providers._shapes import chat_score, message_tally
 
 FORMAT = "anthropic"
 
@@ -80,23 +79,11 @@ def _looks_anthropic_content(content: Any) -> float:
     return 0.0
 
 
+_FOREIGN = ("openai", "langchain", "gemini", "claude_sdk", "pydantic_ai", "langchain_calls")
+
+
 def _messages_confidence(values: list[Any]) -> float:
-    counts = message_tally(values)
-    if not mostly_messages(counts) or not counts["role"]:
-        return 0.0
-    foreign = (
-        counts["openai"]
-        + counts["langchain"]
-        + counts["gemini"]
-        + counts["claude_sdk"]
-        + counts["pydantic_ai"]
-        + counts["langchain_calls"]
-    )
-    if counts["anthropic"] and not foreign:
-        return 0.9
-    if foreign:
-        return 0.1
-    return 0.45
+    return chat_score(message_tally(values), "anthropic", _FOREIGN, unmarked=0.45)
 
 
 def confidence(payload: Any) -> float:
@@ -138,11 +125,7 @@ def confidence(payload: Any) -> float:
 # -- extraction ----------------------------------------------------------------------------------
 
 
-class _Reader:
-    def __init__(self) -> None:
-        self.drafts: list[CallDraft] = []
-        self.index = ResultIndex()
-
+class _Reader(Drafts):
     def message(self, message: Any, stop_reason: Any = None) -> None:
         content = get(message, "content")
         if not is_list(content):
@@ -172,12 +155,11 @@ class _Reader:
                 extra["server_name"] = server
             if isinstance(stop_reason, str):
                 extra["stop_reason"] = stop_reason
-            draft = new_draft(
-                FORMAT, get(block, "name"), raw, id=get(block, "id"), kind=kind, extra=extra
+            self.add(
+                new_draft(
+                    FORMAT, get(block, "name"), raw, id=get(block, "id"), kind=kind, extra=extra
+                )
             )
-            if draft is not None:
-                self.drafts.append(draft)
-                self.index.add(draft)
             return
         if kind.endswith("tool_result"):
             draft = self.index.find(get(block, "tool_use_id"))
@@ -275,9 +257,5 @@ class AnthropicExtractor:
     """Anthropic Messages API payloads (objects or their JSON)."""
 
     name = FORMAT
-
-    def confidence(self, payload: Any) -> float:
-        return confidence(payload)
-
-    def extract(self, payload: Any) -> list[ToolCall]:
-        return extract(payload)
+    confidence = staticmethod(confidence)
+    extract = staticmethod(extract)

@@ -18,8 +18,7 @@ from typing import Any
 from toolscore.model import ToolCall
 
 from toolscore_providers._common import (
-    CallDraft,
-    ResultIndex,
+    Drafts,
     class_name,
     decode_json,
     finish,
@@ -27,6 +26,7 @@ from toolscore_providers._common import (
     has,
     is_list,
     is_object,
+    messages_of,
     module_root,
     new_draft,
     plain,
@@ -76,11 +76,7 @@ def _content(message: Any) -> Any:
 def confidence(payload: Any) -> float:
     if module_root(payload) == "claude_agent_sdk":
         return 1.0
-    values: list[Any] | None = None
-    if isinstance(payload, (list, tuple)):
-        values = list(payload)
-    elif is_object(payload) and is_list(get(payload, "messages")):
-        values = list(get(payload, "messages"))
+    values = messages_of(payload)
     if not values:
         return 0.0
     window = sample(values)
@@ -96,16 +92,12 @@ def confidence(payload: Any) -> float:
 
 
 def extract(payload: Any) -> list[ToolCall]:
-    if isinstance(payload, (list, tuple)):
-        values = list(payload)
-    elif is_object(payload) and is_list(get(payload, "messages")):
-        values = list(get(payload, "messages"))
-    elif is_object(payload) and _content(payload) is not None:
+    values = messages_of(payload)
+    if values is None:
+        if not (is_object(payload) and _content(payload) is not None):
+            raise unreadable(FORMAT, _EXPECTED, payload)
         values = [payload]
-    else:
-        raise unreadable(FORMAT, _EXPECTED, payload)
-    drafts: list[CallDraft] = []
-    index = ResultIndex()
+    found = Drafts()
     for message in values:
         content = _content(message)
         if not is_list(content):
@@ -119,19 +111,18 @@ def extract(payload: Any) -> list[ToolCall]:
                     extra["provider_executed"] = True
                 if isinstance(parent, str):
                     extra["parent_tool_use_id"] = parent
-                draft = new_draft(
-                    FORMAT,
-                    get(block, "name"),
-                    plain(get(block, "input")),
-                    id=get(block, "id"),
-                    kind=kind,
-                    extra=extra,
+                found.add(
+                    new_draft(
+                        FORMAT,
+                        get(block, "name"),
+                        plain(get(block, "input")),
+                        id=get(block, "id"),
+                        kind=kind,
+                        extra=extra,
+                    )
                 )
-                if draft is not None:
-                    drafts.append(draft)
-                    index.add(draft)
             elif kind == "tool_result":
-                draft = index.find(get(block, "tool_use_id"))
+                draft = found.index.find(get(block, "tool_use_id"))
                 if draft is None:
                     continue
                 value = decode_json(text_of(get(block, "content")))
@@ -139,16 +130,12 @@ def extract(payload: Any) -> list[ToolCall]:
                     draft.fail(value if isinstance(value, str) else text_of(get(block, "content")))
                 else:
                     draft.result = value
-    return finish(drafts)
+    return finish(found.drafts)
 
 
 class ClaudeAgentSDKExtractor:
     """Claude Agent SDK message lists (objects, dicts, stream-json)."""
 
     name = FORMAT
-
-    def confidence(self, payload: Any) -> float:
-        return confidence(payload)
-
-    def extract(self, payload: Any) -> list[ToolCall]:
-        return extract(payload)
+    confidence = staticmethod(confidence)
+    extract = staticmethod(extract)

@@ -16,8 +16,6 @@ CrewAI has no single trace object, so several of its shapes are read:
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -25,6 +23,7 @@ from toolscore.model import ToolCall
 
 from toolscore_providers._common import (
     CallDraft,
+    action_input,
     decode_json,
     finish,
     get,
@@ -34,6 +33,7 @@ from toolscore_providers._common import (
     module_root,
     new_draft,
     plain,
+    present,
     sample,
     text,
     unreadable,
@@ -59,15 +59,9 @@ def _is_event(value: Any) -> bool:
 def _is_action(value: Any) -> bool:
     return (
         get(value, "tool") is not None
-        and _present(value, "tool_input")
-        and _present(value, "thought")
+        and present(value, "tool_input")
+        and present(value, "thought")
     )
-
-
-def _present(value: Any, key: str) -> bool:
-    if isinstance(value, Mapping):
-        return key in value
-    return get(value, key) is not None
 
 
 def _tasks(payload: Any) -> list[Any] | None:
@@ -115,24 +109,18 @@ class _Reader:
         draft = new_draft(FORMAT, get(entry, "tool_name"), plain(raw), kind="tool_result")
         if draft is None:
             return
-        if _present(entry, "result"):
+        if present(entry, "result"):
             draft.result = decode_json(plain(get(entry, "result")))
         if get(entry, "result_as_answer") is True:
             draft.metadata["result_as_answer"] = True
         self.drafts.append(draft)
 
     def action(self, action: Any) -> None:
-        raw = get(action, "tool_input")
-        if isinstance(raw, str):
-            try:
-                decoded = json.loads(raw)
-            except (ValueError, RecursionError):
-                decoded = None
-            raw = decoded if isinstance(decoded, dict) else {"input": raw}
+        raw = action_input(get(action, "tool_input"))
         draft = new_draft(FORMAT, get(action, "tool"), plain(raw), kind="agent_action")
         if draft is None:
             return
-        if _present(action, "result"):
+        if present(action, "result"):
             draft.result = decode_json(plain(get(action, "result")))
         self.drafts.append(draft)
 
@@ -236,9 +224,5 @@ class CrewAIExtractor:
     """CrewAI tool results, events and crew outputs (objects or JSON)."""
 
     name = FORMAT
-
-    def confidence(self, payload: Any) -> float:
-        return confidence(payload)
-
-    def extract(self, payload: Any) -> list[ToolCall]:
-        return extract(payload)
+    confidence = staticmethod(confidence)
+    extract = staticmethod(extract)

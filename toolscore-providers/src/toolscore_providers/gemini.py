@@ -24,7 +24,7 @@ from toolscore.model import ToolCall
 
 from toolscore_providers._common import (
     CallDraft,
-    ResultIndex,
+    Drafts,
     finish,
     get,
     is_list,
@@ -111,10 +111,9 @@ def confidence(payload: Any) -> float:
     return 0.0
 
 
-class _Reader:
+class _Reader(Drafts):
     def __init__(self) -> None:
-        self.drafts: list[CallDraft] = []
-        self.index = ResultIndex()
+        super().__init__()
         self.by_name: dict[str, list[CallDraft]] = {}
         self.code: list[CallDraft] = []
 
@@ -129,8 +128,7 @@ class _Reader:
                 FORMAT, get(call, "name"), _args_of(call), id=get(call, "id"), kind="function_call"
             )
             if draft is not None:
-                self.drafts.append(draft)
-                self.index.add(draft)
+                self.add(draft)
                 self.by_name.setdefault(draft.tool, []).append(draft)
             return
         response = _function_response(part)
@@ -239,9 +237,5 @@ class GeminiExtractor:
     """Gemini payloads (google-genai objects or REST JSON)."""
 
     name = FORMAT
-
-    def confidence(self, payload: Any) -> float:
-        return confidence(payload)
-
-    def extract(self, payload: Any) -> list[ToolCall]:
-        return extract(payload)
+    confidence = staticmethod(confidence)
+    extract = staticmethod(extract)

@@ -28,7 +28,8 @@ from toolscore.model import ToolCall
 
 from toolscore_providers._common import (
     CallDraft,
-    ResultIndex,
+    Drafts,
+    action_input,
     class_name,
     decode_json,
     finish,
@@ -39,6 +40,7 @@ from toolscore_providers._common import (
     module_root,
     new_draft,
     plain,
+    present,
     sample,
     text_of,
     unreadable,
@@ -87,15 +89,9 @@ def _unwrap(message: Any) -> tuple[Any, Any]:
 def _is_legacy(value: Any) -> bool:
     if get(value, "lc") is not None and is_object(get(value, "kwargs")):
         value = get(value, "kwargs")
-    return (get(value, "tool") is not None and _has(value, "tool_input")) or (
-        get(value, "action") is not None and _has(value, "action_input")
+    return (get(value, "tool") is not None and present(value, "tool_input")) or (
+        get(value, "action") is not None and present(value, "action_input")
     )
-
-
-def _has(value: Any, key: str) -> bool:
-    if isinstance(value, Mapping):
-        return key in value
-    return get(value, key) is not None
 
 
 def _is_modern_call(value: Any) -> bool:
@@ -173,17 +169,7 @@ def confidence(payload: Any) -> float:
 # -- extraction ----------------------------------------------------------------------------------
 
 
-class _Reader:
-    def __init__(self) -> None:
-        self.drafts: list[CallDraft] = []
-        self.index = ResultIndex()
-
-    def add(self, draft: CallDraft | None) -> CallDraft | None:
-        if draft is not None:
-            self.drafts.append(draft)
-            self.index.add(draft)
-        return draft
-
+class _Reader(Drafts):
     def message(self, message: Any) -> None:
         fields, kind = _unwrap(message)
         if _is_legacy(message):
@@ -259,12 +245,7 @@ class _Reader:
             name, raw, kind = get(fields, "tool"), get(fields, "tool_input"), "langchain_legacy"
         else:
             name, raw, kind = get(fields, "action"), get(fields, "action_input"), "langchain_action"
-        if isinstance(raw, str):
-            try:
-                decoded = json.loads(raw)
-            except (ValueError, RecursionError):
-                decoded = None
-            raw = decoded if isinstance(decoded, dict) else {"input": raw}
+        raw = action_input(raw)
         extra: dict[str, Any] = {}
         log = get(fields, "log")
         if isinstance(log, str):
@@ -342,9 +323,5 @@ class LangChainExtractor:
     """LangChain / LangGraph messages, states and agent actions (objects or JSON)."""
 
     name = FORMAT
-
-    def confidence(self, payload: Any) -> float:
-        return confidence(payload)
-
-    def extract(self, payload: Any) -> list[ToolCall]:
-        return extract(payload)
+    confidence = staticmethod(confidence)
+    extract = staticmethod(extract)

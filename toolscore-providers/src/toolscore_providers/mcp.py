@@ -245,9 +245,5 @@ class MCPExtractor:
     """MCP JSON-RPC logs and recorded sessions."""
 
     name = FORMAT
-
-    def confidence(self, payload: Any) -> float:
-        return confidence(payload)
-
-    def extract(self, payload: Any) -> list[ToolCall]:
-        return extract(payload)
+    confidence = staticmethod(confidence)
+    extract = staticmethod(extract)

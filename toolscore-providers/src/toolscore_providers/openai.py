@@ -24,7 +24,7 @@ from toolscore.model import ToolCall
 from toolscore_providers import _responses
 from toolscore_providers._common import (
     CallDraft,
-    ResultIndex,
+    Drafts,
     _scan_once,
     decode_json,
     finish,
@@ -40,7 +40,7 @@ from toolscore_providers._common import (
     text_of,
     unreadable,
 )
-from toolscore_providers._shapes import message_tally, mostly_messages
+from toolscore_providers._shapes import chat_score, message_tally
 
 FORMAT = "openai"
 
@@ -88,25 +88,15 @@ def _list_confidence(values: list[Any]) -> float:
     return _messages_confidence(values)
 
 
+_FOREIGN = ("anthropic", "langchain", "gemini", "claude_sdk", "pydantic_ai")
+
+
 def _messages_confidence(values: list[Any]) -> float:
     counts = message_tally(values)
-    if not mostly_messages(counts) or not counts["role"]:
-        return 0.0
-    foreign = (
-        counts["anthropic"]
-        + counts["langchain"]
-        + counts["gemini"]
-        + counts["claude_sdk"]
-        + counts["pydantic_ai"]
-    )
-    if counts["openai"] and not foreign:
-        return 0.9
-    if foreign:
-        return 0.1
-    if counts["langchain_calls"]:
-        return 0.3
-    # Plain role/content messages without tool markers: OpenAI's is the generic chat layout.
-    return 0.5
+    # Plain role/content messages without tool markers: OpenAI's is the generic chat layout,
+    # unless they carry LangChain-style calls.
+    unmarked = 0.3 if counts["langchain_calls"] else 0.5
+    return chat_score(counts, "openai", _FOREIGN, unmarked=unmarked)
 
 
 def confidence(payload: Any) -> float:
@@ -148,19 +138,13 @@ def confidence(payload: Any) -> float:
 # -- extraction ----------------------------------------------------------------------------------
 
 
-class _Reader:
+class _Reader(Drafts):
     """Calls found so far, with the indexes that let later results find their call."""
 
     def __init__(self) -> None:
-        self.drafts: list[CallDraft] = []
-        self.index = ResultIndex()
+        super().__init__()
         #: Legacy function calls still waiting for a ``role: "function"`` result, by name.
         self.legacy: dict[str, list[CallDraft]] = {}
-
-    def add(self, draft: CallDraft | None) -> None:
-        if draft is not None:
-            self.drafts.append(draft)
-            self.index.add(draft)
 
     # chat messages
 
@@ -447,9 +431,5 @@ class OpenAIExtractor:
     """Chat Completions and Responses API payloads (objects or their JSON)."""
 
     name = FORMAT
-
-    def confidence(self, payload: Any) -> float:
-        return confidence(payload)
-
-    def extract(self, payload: Any) -> list[ToolCall]:
-        return extract(payload)
+    confidence = staticmethod(confidence)
+    extract = staticmethod(extract)

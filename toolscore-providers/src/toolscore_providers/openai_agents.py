@@ -24,8 +24,7 @@ from toolscore.model import ToolCall
 
 from toolscore_providers import _responses
 from toolscore_providers._common import (
-    CallDraft,
-    ResultIndex,
+    Drafts,
     decode_json,
     finish,
     get,
@@ -94,31 +93,23 @@ def extract(payload: Any) -> list[ToolCall]:
             values = [payload]
         else:
             raise unreadable(FORMAT, _EXPECTED, payload)
-    drafts: list[CallDraft] = []
-    index = ResultIndex()
+    found = Drafts()
     for item in values:
         kind = get(item, "type")
         raw = get(item, "raw_item")
         if kind == "tool_call_item":
-            draft = _responses.call_from_item(raw, FORMAT)
-            if draft is None:
-                continue
-            drafts.append(draft)
-            index.add(draft)
+            found.add(_responses.call_from_item(raw, FORMAT))
         elif kind == "tool_call_output_item":
-            draft = index.find(get(raw, "call_id", "id"))
+            draft = found.index.find(get(raw, "call_id", "id"))
             if draft is None:
                 continue
             output = get(item, "output") if _has_output(item) else get(raw, "output")
             draft.result = decode_json(plain(output))
         elif raw is None and _responses.is_item(item):
             draft = _responses.call_from_item(item, FORMAT)
-            if draft is not None:
-                drafts.append(draft)
-                index.add(draft)
-            else:
-                _responses.apply_output(item, index)
-    return finish(drafts)
+            if found.add(draft) is None:
+                _responses.apply_output(item, found.index)
+    return finish(found.drafts)
 
 
 def _has_output(item: Any) -> bool:
@@ -131,9 +122,5 @@ class OpenAIAgentsExtractor:
     """OpenAI Agents SDK run results and items (objects or JSON)."""
 
     name = FORMAT
-
-    def confidence(self, payload: Any) -> float:
-        return confidence(payload)
-
-    def extract(self, payload: Any) -> list[ToolCall]:
-        return extract(payload)
+    confidence = staticmethod(confidence)
+    extract = staticmethod(extract)

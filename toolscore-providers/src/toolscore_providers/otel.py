@@ -387,9 +387,5 @@ class OTelExtractor:
     """OpenTelemetry GenAI tool spans (OTLP JSON, span dicts, SDK spans)."""
 
     name = FORMAT
-
-    def confidence(self, payload: Any) -> float:
-        return confidence(payload)
-
-    def extract(self, payload: Any) -> list[ToolCall]:
-        return extract(payload)
+    confidence = staticmethod(confidence)
+    extract = staticmethod(extract)

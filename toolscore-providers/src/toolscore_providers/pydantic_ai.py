@@ -21,14 +21,14 @@ from typing import Any
 from toolscore.model import ToolCall
 
 from toolscore_providers._common import (
-    CallDraft,
-    ResultIndex,
+    Drafts,
     class_name,
     finish,
     get,
     is_list,
     is_object,
     items,
+    messages_of,
     module_root,
     new_draft,
     plain,
@@ -84,11 +84,7 @@ def confidence(payload: Any) -> float:
         return 1.0
     if not isinstance(payload, (dict, list, tuple)) and _all_messages(payload) is not None:
         return 0.8
-    values: list[Any] | None = None
-    if isinstance(payload, (list, tuple)):
-        values = list(payload)
-    elif is_object(payload) and is_list(get(payload, "messages")):
-        values = list(get(payload, "messages"))
+    values = messages_of(payload)
     if not values:
         return 0.0
     window = sample(values)
@@ -103,11 +99,7 @@ def confidence(payload: Any) -> float:
     return 0.0
 
 
-class _Reader:
-    def __init__(self) -> None:
-        self.drafts: list[CallDraft] = []
-        self.index = ResultIndex()
-
+class _Reader(Drafts):
     def part(self, part: Any) -> None:
         kind = _part_kind(part)
         if kind in _CALL_KINDS:
@@ -118,17 +110,16 @@ class _Reader:
             if isinstance(provider, str):
                 extra["provider_name"] = provider
             raw = get(part, "args")
-            draft = new_draft(
-                FORMAT,
-                get(part, "tool_name"),
-                raw,
-                id=get(part, "tool_call_id"),
-                kind=kind,
-                extra=extra,
+            self.add(
+                new_draft(
+                    FORMAT,
+                    get(part, "tool_name"),
+                    raw,
+                    id=get(part, "tool_call_id"),
+                    kind=kind,
+                    extra=extra,
+                )
             )
-            if draft is not None:
-                self.drafts.append(draft)
-                self.index.add(draft)
             return
         if kind in _RETURN_KINDS:
             draft = self.index.find(get(part, "tool_call_id"))
@@ -165,11 +156,9 @@ def extract(payload: Any) -> list[ToolCall]:
     reader = _Reader()
     messages = _all_messages(payload)
     if messages is None:
-        if isinstance(payload, (list, tuple)):
-            messages = list(payload)
-        elif is_object(payload) and is_list(get(payload, "messages")):
-            messages = list(get(payload, "messages"))
-        elif is_object(payload) and (is_list(get(payload, "parts")) or _is_part(payload)):
+        messages = messages_of(payload)
+    if messages is None:
+        if is_object(payload) and (is_list(get(payload, "parts")) or _is_part(payload)):
             messages = [payload]
         else:
             raise unreadable(FORMAT, _EXPECTED, payload)
@@ -182,9 +171,5 @@ class PydanticAIExtractor:
     """Pydantic AI run results and message histories (objects or JSON)."""
 
     name = FORMAT
-
-    def confidence(self, payload: Any) -> float:
-        return confidence(payload)
-
-    def extract(self, payload: Any) -> list[ToolCall]:
-        return extract(payload)
+    confidence = staticmethod(confidence)
+    extract = staticmethod(extract)
