@@ -15,12 +15,20 @@ change the cases of the others; and the tools-array form
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from toolscore.errors import InputError
+from toolscore.schema_values import (
+    boolean_value,
+    described_string,
+    enum_value,
+    given_value,
+    int_or,
+    keyword_string,
+    primary_schema_type,
+)
 
 __all__ = [
     "DEFAULT_SEED",
@@ -38,35 +46,6 @@ DEFAULT_SEED = 0
 #: Value variations: normal values, boundary values (minimums) and edge values (maximums).
 VARIATIONS = ("normal", "boundary", "edge")
 
-_DESCRIPTION_EXAMPLE = re.compile(r"e\.g\.,?\s*['\"`]([^'\"`]+)['\"`]")
-
-_FORMAT_VALUES: dict[str, str] = {
-    "uri": "https://example.com",
-    "url": "https://example.com",
-    "date-time": "2026-01-15T10:30:00Z",
-    "date": "2026-01-15",
-    "time": "10:30:00",
-    "email": "user@example.com",
-    "uuid": "123e4567-e89b-12d3-a456-426614174000",
-    "ipv4": "192.0.2.1",
-    "hostname": "example.com",
-}
-
-#: Realistic strings for parameters whose name contains the keyword (first match wins).
-_KEYWORD_VALUES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("query", ("wireless headphones", "laptop", "coffee maker")),
-    ("search", ("best restaurants", "weather today", "news")),
-    ("text", ("Hello world", "Test message", "Sample text")),
-    ("message", ("Important update", "Hello!", "Test notification")),
-    ("email", ("user@example.com", "test@test.com", "admin@domain.org")),
-    ("url", ("https://example.com", "https://api.test.com/data", "https://docs.site.io")),
-    ("path", ("/home/user/file.txt", "/tmp/data.json", "/var/log/app.log")),
-    ("filename", ("output.txt", "data.json", "report.pdf")),
-    ("name", ("John Doe", "Alice Smith", "Bob Johnson")),
-    ("city", ("San Francisco", "New York", "London")),
-    ("country", ("US", "UK", "CA")),
-)
-
 #: Schema keys copied into a case's ``metadata.schema`` entry.
 _SCHEMA_RULES = (
     "minimum",
@@ -80,61 +59,17 @@ _SCHEMA_RULES = (
 )
 
 
-def _primary_type(schema: Mapping[str, Any]) -> str:
-    declared = schema.get("type", "string")
-    if isinstance(declared, list):
-        names = [t for t in declared if isinstance(t, str)]
-        non_null = [t for t in names if t != "null"]
-        return (non_null or names or ["string"])[0]
-    return declared if isinstance(declared, str) else "string"
-
-
 def _hint(schema: Mapping[str, Any], rng: random.Random) -> tuple[bool, Any]:
-    examples = schema.get("examples")
-    if isinstance(examples, list) and examples:
-        return True, rng.choice(examples)
-    if schema.get("default") is not None:
-        return True, schema["default"]
-    if _primary_type(schema) != "string":
-        return False, None
-    description = schema.get("description")
-    if isinstance(description, str):
-        match = _DESCRIPTION_EXAMPLE.search(description)
-        if match:
-            return True, match.group(1)
-    fmt = schema.get("format")
-    if isinstance(fmt, str) and fmt in _FORMAT_VALUES:
-        return True, _FORMAT_VALUES[fmt]
-    return False, None
-
-
-def _int(value: Any, default: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return default
-    return int(value)
+    hinted, value = given_value(schema, rng)
+    if hinted or primary_schema_type(schema) != "string":
+        return hinted, value
+    return described_string(schema)
 
 
 def _num(value: Any, default: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return default
     return float(value)
-
-
-def _string(name: str, schema: Mapping[str, Any], variation: str, rng: random.Random) -> str:
-    lowered = name.lower()
-    for keyword, values in _KEYWORD_VALUES:
-        if keyword in lowered:
-            if variation == "edge":
-                return values[0]
-            if variation == "boundary":
-                min_len = _int(schema.get("minLength"), 1)
-                return "a" * min_len if min_len else "x"
-            return rng.choice(values)
-    if variation == "boundary":
-        return "x" * _int(schema.get("minLength"), 1)
-    if variation == "edge":
-        return "a" * min(_int(schema.get("maxLength"), 100), 10)
-    return f"sample_{name}"
 
 
 def generate_value_from_schema(
@@ -152,25 +87,19 @@ def generate_value_from_schema(
     rng = rng if rng is not None else random.Random(DEFAULT_SEED)
     if not isinstance(schema, Mapping):
         schema = {}
-    kind = _primary_type(schema)
+    kind = primary_schema_type(schema)
     enum = schema.get("enum")
     if variation == "normal" and enum is None:
         hinted, value = _hint(schema, rng)
         if hinted:
             return value
     if isinstance(enum, list):
-        if not enum:
-            return None
-        if variation == "edge":
-            return enum[0]
-        if variation == "boundary":
-            return enum[-1]
-        return rng.choice(enum)
+        return enum_value(enum, variation, rng) if enum else None
     if kind == "string":
-        return _string(name, schema, variation, rng)
+        return keyword_string(name, schema, variation, rng)
     if kind == "integer":
-        low = _int(schema.get("minimum"), 1)
-        high = _int(schema.get("maximum"), 100)
+        low = int_or(schema.get("minimum"), 1)
+        high = int_or(schema.get("maximum"), 100)
         if variation == "boundary":
             return low
         if variation == "edge":
@@ -185,11 +114,11 @@ def generate_value_from_schema(
             return high_f
         return round(rng.uniform(low_f, max(low_f, min(high_f, low_f + 50.0))), 2)
     if kind == "boolean":
-        return True if variation == "edge" else rng.choice([True, False])
+        return boolean_value(variation, rng)
     if kind == "array":
         items = schema.get("items")
-        low = max(_int(schema.get("minItems"), 1), 0)
-        high = _int(schema.get("maxItems"), 5)
+        low = max(int_or(schema.get("minItems"), 1), 0)
+        high = int_or(schema.get("maxItems"), 5)
         if variation == "boundary":
             count = low
         elif variation == "edge":

@@ -22,6 +22,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
+from toolscore.schema_values import (
+    FORMAT_VALUES,
+    boolean_value,
+    described_string,
+    enum_value,
+    given_value,
+    int_or,
+    keyword_string,
+    primary_schema_type,
+    schema_types,
+)
 
 from toolscore_mcp.patterns import string_for_pattern
 
@@ -33,40 +44,17 @@ __all__ = [
     "schema_types",
 ]
 
-_NAME_EXAMPLES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("query", ("wireless headphones", "laptop", "coffee maker")),
-    ("search", ("best restaurants", "weather today", "news")),
-    ("text", ("Hello world", "Test message", "Sample text")),
-    ("message", ("Important update", "Hello!", "Test notification")),
-    ("email", ("user@example.com", "test@test.com", "admin@domain.org")),
-    ("url", ("https://example.com", "https://api.test.com/data", "https://docs.site.io")),
-    ("path", ("/home/user/file.txt", "/tmp/data.json", "/var/log/app.log")),
-    ("filename", ("output.txt", "data.json", "report.pdf")),
-    ("name", ("John Doe", "Alice Smith", "Bob Johnson")),
-    ("city", ("San Francisco", "New York", "London")),
-    ("country", ("US", "UK", "CA")),
-)
-
+#: The base formats and more of JSON Schema's.
 _FORMAT_VALUES: dict[str, str] = {
-    "uri": "https://example.com",
-    "url": "https://example.com",
+    **FORMAT_VALUES,
     "uri-reference": "https://example.com",
     "iri": "https://example.com",
-    "date-time": "2026-01-15T10:30:00Z",
-    "date": "2026-01-15",
-    "time": "10:30:00",
     "duration": "PT1H",
-    "email": "user@example.com",
     "idn-email": "user@example.com",
-    "uuid": "123e4567-e89b-12d3-a456-426614174000",
-    "ipv4": "192.0.2.1",
     "ipv6": "2001:db8::1",
-    "hostname": "example.com",
     "idn-hostname": "example.com",
 }
 
-# "e.g. 'America/New_York'", "e.g., `json`" (quoted examples in a description).
-_QUOTED_EXAMPLE = re.compile(r"e\.g\.,?\s*['\"`]([^'\"`]+)['\"`]")
 # "e.g. 42" for numbers.
 _NUMBER_EXAMPLE = re.compile(r"e\.g\.,?\s*(-?\d+(?:\.\d+)?)\b")
 _PATH_WORDS = ("path", "dir", "folder", "root")
@@ -86,22 +74,6 @@ class ValueContext:
     root: Mapping[str, Any] = attrs.field(factory=dict)
     known_values: Mapping[str, Sequence[Any]] = attrs.field(factory=dict)
     roots: tuple[str, ...] = ()
-
-
-def schema_types(schema: Mapping[str, Any]) -> list[str]:
-    """The JSON types a schema allows, in declared order; missing or invalid means string."""
-    declared = schema.get("type", "string")
-    if isinstance(declared, list):
-        names = [t for t in declared if isinstance(t, str)]
-        return names or ["string"]
-    return [declared] if isinstance(declared, str) else ["string"]
-
-
-def primary_schema_type(schema: Mapping[str, Any]) -> str:
-    """The type values are generated for: the first non-null allowed type."""
-    types = schema_types(schema)
-    non_null = [t for t in types if t != "null"]
-    return non_null[0] if non_null else types[0]
 
 
 def _resolve_pointer(root: Mapping[str, Any], ref: str) -> Mapping[str, Any] | None:
@@ -199,11 +171,7 @@ def _generate(
 
     enum = schema.get("enum")
     if isinstance(enum, list) and enum:
-        if variation == "edge":
-            return enum[0]
-        if variation == "boundary":
-            return enum[-1]
-        return rng.choice(enum)
+        return enum_value(enum, variation, rng)
 
     if kind == "string":
         return _string(name, schema, variation, rng)
@@ -212,7 +180,7 @@ def _generate(
     if kind == "number":
         return _number(schema, variation, rng)
     if kind == "boolean":
-        return True if variation == "edge" else rng.choice([True, False])
+        return boolean_value(variation, rng)
     if kind == "array":
         return _array(name, schema, variation, rng, ctx, depth)
     if kind == "object":
@@ -231,21 +199,17 @@ def _hinted_value(
 ) -> tuple[bool, Any]:
     """A value the schema or the server suggests: examples, default, server-given values,
     an ``e.g.`` example in the description, a well-formed value for ``format``."""
-    examples = schema.get("examples")
-    if isinstance(examples, list) and examples:
-        return True, rng.choice(examples)
-    if schema.get("default") is not None:
-        return True, schema["default"]
+    hinted, value = given_value(schema, rng)
+    if hinted:
+        return hinted, value
     known = ctx.known_values.get(name)
     if known:
         return True, known[0]
     description = schema.get("description")
     if kind == "string":
-        if isinstance(description, str) and (match := _QUOTED_EXAMPLE.search(description)):
-            return True, match.group(1)
-        fmt = schema.get("format")
-        if isinstance(fmt, str) and fmt in _FORMAT_VALUES:
-            return True, _FORMAT_VALUES[fmt]
+        hinted, value = described_string(schema, _FORMAT_VALUES)
+        if hinted:
+            return hinted, value
         if ctx.roots and any(word in name.lower() for word in _PATH_WORDS):
             return True, ctx.roots[0]
     elif kind in ("integer", "number") and isinstance(description, str):
@@ -260,27 +224,9 @@ def _hinted_value(
 
 
 def _string(name: str, schema: Mapping[str, Any], variation: str, rng: random.Random) -> str:
-    min_length = _int_or(schema.get("minLength"), 0)
-    max_length = _int_or(schema.get("maxLength"), None)
-    lowered = name.lower()
-    value: str | None = None
-    for key, values in _NAME_EXAMPLES:
-        if key in lowered:
-            if variation == "edge":
-                value = values[0]
-            elif variation == "boundary":
-                length = _int_or(schema.get("minLength"), 1)
-                value = "a" * length if length else "x"
-            else:
-                value = rng.choice(values)
-            break
-    if value is None:
-        if variation == "boundary":
-            value = "x" * _int_or(schema.get("minLength"), 1)
-        elif variation == "edge":
-            value = "a" * min(_int_or(schema.get("maxLength"), 100), 10)
-        else:
-            value = f"sample_{name}"
+    value = keyword_string(name, schema, variation, rng)
+    min_length = int_or(schema.get("minLength"), 0)
+    max_length = int_or(schema.get("maxLength"), None)
     return _fit_string(value, schema, min_length, max_length)
 
 
@@ -303,12 +249,6 @@ def _fit_string(
             if generated is not None:
                 return generated
     return value
-
-
-def _int_or(value: Any, default: Any) -> Any:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return default
-    return int(value)
 
 
 def _num_or(value: Any, default: float | None) -> float | None:
@@ -400,8 +340,8 @@ def _array(
     items = schema.get("items", {})
     if isinstance(items, list):  # draft 4-7 tuple form
         prefix, items = items, schema.get("additionalItems", {})
-    min_items = _int_or(schema.get("minItems"), 1)
-    max_items = _int_or(schema.get("maxItems"), 5)
+    min_items = int_or(schema.get("minItems"), 1)
+    max_items = int_or(schema.get("maxItems"), 5)
     if variation == "boundary":
         count = min_items
     elif variation == "edge":
