@@ -80,7 +80,75 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-class MCPConnection:
+class ConnectionBase:
+    """What both connections (this module's and the SDK-free demo one) build on ``request``.
+
+    A subclass opens the session, sends requests and keeps the server's stderr in
+    ``_stderr`` (stdio only); tool calls, pings and stderr reading are the same for both.
+    """
+
+    _stderr: BinaryIO | None
+
+    async def request(
+        self, method: str, params: Mapping[str, Any] | None, timeout: float | None = None
+    ) -> dict[str, Any]:
+        """Send one request; the raw ``result`` dict, or an :class:`MCPError`."""
+        raise NotImplementedError
+
+    def stderr_tail(self, limit: int = 2000) -> str:
+        """The last ``limit`` characters the server wrote to stderr (stdio only)."""
+        if self._stderr is None:
+            return ""
+        try:
+            self._stderr.flush()
+            size = self._stderr.seek(0, os.SEEK_END)
+            self._stderr.seek(max(size - limit, 0))
+            return self._stderr.read().decode("utf-8", "replace")[-limit:]
+        except (OSError, ValueError):
+            return ""
+
+    def _stderr_hint(self) -> str:
+        lines = [line.strip() for line in self.stderr_tail().splitlines() if line.strip()]
+        return f" stderr: {lines[-1]}" if lines else ""
+
+    async def call_tool(
+        self, name: str, arguments: Mapping[str, Any], timeout: float | None = None
+    ) -> MCPToolResult:
+        """Call a tool. A JSON-RPC error answer is returned as ``is_error=True``, not raised;
+        timeouts and a lost connection raise."""
+        start = time.perf_counter()
+        try:
+            raw = await self.request(
+                "tools/call", {"name": name, "arguments": dict(arguments)}, timeout
+            )
+        except MCPProtocolError as exc:
+            error = {"code": exc.code, "message": exc.rpc_message}
+            return MCPToolResult(
+                content=error,
+                is_error=True,
+                duration=time.perf_counter() - start,
+                raw={"error": error},
+                rpc_error_code=exc.code,
+            )
+        duration = time.perf_counter() - start
+        return MCPToolResult(
+            content=raw.get("content", []),
+            is_error=bool(raw.get("isError")),
+            duration=duration,
+            structured=raw.get("structuredContent"),
+            raw=raw,
+        )
+
+    async def ping(self, timeout: float) -> bool:
+        """Is the server still answering?"""
+        try:
+            await self.request("ping", None, timeout)
+        except MCPError:
+            return False
+        return True
+
+
+class MCPConnection(ConnectionBase):
     """One live session with a server; an async context manager.
 
     ``details`` holds what the handshake told; ``junk_lines`` counts stdout lines that were
@@ -232,22 +300,6 @@ class MCPConnection:
 
     # -- diagnostics -------------------------------------------------------------------------
 
-    def stderr_tail(self, limit: int = 2000) -> str:
-        """The last ``limit`` characters the server wrote to stderr (stdio only)."""
-        if self._stderr is None:
-            return ""
-        try:
-            self._stderr.flush()
-            size = self._stderr.seek(0, os.SEEK_END)
-            self._stderr.seek(max(size - limit, 0))
-            return self._stderr.read().decode("utf-8", "replace")[-limit:]
-        except (OSError, ValueError):
-            return ""
-
-    def _stderr_hint(self) -> str:
-        lines = [line.strip() for line in self.stderr_tail().splitlines() if line.strip()]
-        return f" stderr: {lines[-1]}" if lines else ""
-
     def _junk_hint(self) -> str:
         if not self.junk_lines:
             return ""
@@ -328,42 +380,6 @@ class MCPConnection:
                 raise MCPError(f"tools/list returned a repeated or invalid cursor {cursor!r}.")
             seen.add(cursor)
         raise MCPError(f"tools/list returned more than {_MAX_PAGES} pages.")
-
-    async def call_tool(
-        self, name: str, arguments: Mapping[str, Any], timeout: float | None = None
-    ) -> MCPToolResult:
-        """Call a tool. A JSON-RPC error answer is returned as ``is_error=True``, not raised;
-        timeouts and a lost connection raise."""
-        start = time.perf_counter()
-        try:
-            raw = await self.request(
-                "tools/call", {"name": name, "arguments": dict(arguments)}, timeout
-            )
-        except MCPProtocolError as exc:
-            error = {"code": exc.code, "message": exc.rpc_message}
-            return MCPToolResult(
-                content=error,
-                is_error=True,
-                duration=time.perf_counter() - start,
-                raw={"error": error},
-                rpc_error_code=exc.code,
-            )
-        duration = time.perf_counter() - start
-        return MCPToolResult(
-            content=raw.get("content", []),
-            is_error=bool(raw.get("isError")),
-            duration=duration,
-            structured=raw.get("structuredContent"),
-            raw=raw,
-        )
-
-    async def ping(self, timeout: float) -> bool:
-        """Is the server still answering?"""
-        try:
-            await self.request("ping", None, timeout)
-        except MCPError:
-            return False
-        return True
 
 
 def _child_pids() -> set[int]:

@@ -12,23 +12,22 @@ import contextlib
 import json
 import os
 import tempfile
-import time
 from collections.abc import Mapping
 from types import TracebackType
 from typing import Any, BinaryIO
 
 import attrs
 
-from toolscore_mcp.client import ServerTarget, _version
+from toolscore_mcp.client import ConnectionBase, ServerTarget, _version
 from toolscore_mcp.errors import MCPConnectionClosed, MCPError, MCPProtocolError, MCPTimeoutError
-from toolscore_mcp.model import MCPToolDef, MCPToolResult, ServerDetails
+from toolscore_mcp.model import MCPToolDef, ServerDetails
 
 __all__ = ["LiteConnection"]
 
 PROTOCOL_VERSION = "2025-06-18"
 
 
-class LiteConnection:
+class LiteConnection(ConnectionBase):
     """One stdio session; same surface as ``MCPConnection`` (used by the runner)."""
 
     def __init__(self, target: ServerTarget, timeout: float = 30.0) -> None:
@@ -189,15 +188,6 @@ class LiteConnection:
             self.closed = True
             raise MCPConnectionClosed(f"MCP server has exited; cannot send: {exc}") from None
 
-    def stderr_tail(self, limit: int = 2000) -> str:
-        if self._stderr is None:
-            return ""
-        with contextlib.suppress(OSError, ValueError):
-            size = self._stderr.seek(0, os.SEEK_END)
-            self._stderr.seek(max(size - limit, 0))
-            return self._stderr.read().decode("utf-8", "replace")
-        return ""
-
     async def request(
         self, method: str, params: Mapping[str, Any] | None, timeout: float | None = None
     ) -> dict[str, Any]:
@@ -222,10 +212,8 @@ class LiteConnection:
             self._waiters.pop(request_id, None)
         if answer is None:
             if self.closed:
-                lines = [line for line in self.stderr_tail().splitlines() if line.strip()]
-                hint = f" stderr: {lines[-1].strip()}" if lines else ""
                 raise MCPConnectionClosed(
-                    f"MCP server exited before responding to {method!r}.{hint}"
+                    f"MCP server exited before responding to {method!r}.{self._stderr_hint()}"
                 )
             raise MCPTimeoutError(f"Timed out after {limit}s waiting for response to {method!r}.")
         error = answer.get("error")
@@ -248,35 +236,3 @@ class LiteConnection:
             if isinstance(entries, list)
             else []
         )
-
-    async def call_tool(
-        self, name: str, arguments: Mapping[str, Any], timeout: float | None = None
-    ) -> MCPToolResult:
-        start = time.perf_counter()
-        try:
-            raw = await self.request(
-                "tools/call", {"name": name, "arguments": dict(arguments)}, timeout
-            )
-        except MCPProtocolError as exc:
-            error = {"code": exc.code, "message": exc.rpc_message}
-            return MCPToolResult(
-                content=error,
-                is_error=True,
-                duration=time.perf_counter() - start,
-                raw={"error": error},
-                rpc_error_code=exc.code,
-            )
-        return MCPToolResult(
-            content=raw.get("content", []),
-            is_error=bool(raw.get("isError")),
-            duration=time.perf_counter() - start,
-            structured=raw.get("structuredContent"),
-            raw=raw,
-        )
-
-    async def ping(self, timeout: float) -> bool:
-        try:
-            await self.request("ping", None, timeout)
-        except MCPError:
-            return False
-        return True
