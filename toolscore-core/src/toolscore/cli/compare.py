@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from toolscore.cli.output import fail
+from toolscore.cli.output import fail, handled_errors
 
 
 @click.command(name="compare")
@@ -80,7 +80,7 @@ def command(
     from toolscore.comparison import compare_models, print_comparison_table, save_comparison_report
 
     console = stdout_console()
-    try:
+    with handled_errors(verbose, "Comparison failed: "):
         pm = plugin_manager_for(ctx)
         from toolscore.evaluation import evaluate_trace
 
@@ -102,14 +102,6 @@ def command(
         comparison = compare_models(results)
         print_comparison_table(comparison, console)
         path = save_comparison_report(comparison, output)
-    except FileNotFoundError as exc:
-        fail(f"File not found: {exc}")
-    except ValueError as exc:
-        fail(f"Invalid data: {exc}")
-    except Exception as exc:
-        if verbose:
-            raise
-        fail(f"Comparison failed: {exc}")
     console.print(f"[dim]>[/dim] Comparison report: [cyan]{escape(str(path))}[/cyan]")
     console.print()
     console.print("[bold]Next steps:[/bold]")

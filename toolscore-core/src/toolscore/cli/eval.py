@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from toolscore.cli.options import Threshold, ThresholdType, WeightType
-from toolscore.cli.output import ExitCode, fail
+from toolscore.cli.output import ExitCode, fail, handled_errors
 from toolscore.errors import MissingPluginError
 
 _REPORT_OPTIONS = (
@@ -142,7 +142,17 @@ def command(
         for (name, _), path in zip(_REPORT_OPTIONS, (html, csv, markdown, junit))
         if path is not None
     }
-    try:
+    eval_errors = (
+        (FileNotFoundError, "File not found: "),
+        (MissingPluginError, ""),
+        (ValueError, "Invalid data: "),
+    )
+    with handled_errors(
+        verbose,
+        "Unexpected error: ",
+        hint=" (run with -v for the traceback; --no-plugins skips plugins)",
+        expected=eval_errors,
+    ):
         if verbose:
             console.print(f"> Loading gold standard from: {gold_file}", markup=False)
             console.print(f"> Loading trace from: {trace_file}", markup=False)
@@ -177,16 +187,6 @@ def command(
 
             write_baseline(result, save_baseline, gold_file)
             console.print(f"> Baseline: {save_baseline}", markup=False)
-    except FileNotFoundError as exc:
-        fail(f"File not found: {exc}")
-    except MissingPluginError as exc:
-        fail(str(exc))
-    except ValueError as exc:
-        fail(f"Invalid data: {exc}")
-    except Exception as exc:
-        if verbose:
-            raise
-        fail(f"Unexpected error: {exc} (run with -v for the traceback; --no-plugins skips plugins)")
     console.print(f"> JSON report: {output}", markup=False)
     for name, label in _REPORT_OPTIONS:
         if name in extra_reports:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from toolscore.cli.output import fail
+from toolscore.cli.output import handled_errors
 from toolscore.generators import DEFAULT_SEED
 
 
@@ -72,7 +72,11 @@ def command(
     from toolscore.generators import generate_from_openai_schema, save_gold_standard
 
     console = stdout_console()
-    try:
+    read_errors = (
+        (FileNotFoundError, "File not found: "),
+        (json.JSONDecodeError, f"Invalid JSON in schema file: {from_openai}: "),
+    )
+    with handled_errors(verbose, "Failed to generate test cases: ", expected=read_errors):
         if verbose:
             console.print(f"> Loading function schema from: {from_openai}", markup=False)
         cases = generate_from_openai_schema(
@@ -81,14 +85,6 @@ def command(
         if verbose:
             console.print(f"> Generated {len(cases)} test cases", markup=False)
         path = save_gold_standard(cases, output)
-    except FileNotFoundError as exc:
-        fail(f"File not found: {exc}")
-    except json.JSONDecodeError as exc:
-        fail(f"Invalid JSON in schema file: {from_openai}: {exc}")
-    except Exception as exc:
-        if verbose:
-            raise
-        fail(f"Failed to generate test cases: {exc}")
 
     console.print()
     console.print(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import enum
 import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, NoReturn
 
 if TYPE_CHECKING:
@@ -47,3 +49,36 @@ def fail(message: str, code: ExitCode = ExitCode.ERROR) -> NoReturn:
     """Print a one-line error and exit with ``code``."""
     error_line(message)
     sys.exit(int(code))
+
+
+#: The errors a command that reads files expects, with the text put before the error's own.
+FILE_ERRORS: tuple[tuple[type[Exception], str], ...] = (
+    (FileNotFoundError, "File not found: "),
+    (ValueError, "Invalid data: "),
+)
+
+
+@contextmanager
+def handled_errors(
+    verbose: bool,
+    unexpected: str,
+    *,
+    hint: str = "",
+    expected: Sequence[tuple[type[Exception], str]] = FILE_ERRORS,
+    code: ExitCode = ExitCode.ERROR,
+) -> Iterator[None]:
+    """Turn a command's errors into one-line messages and exit ``code`` (never a traceback).
+
+    An error of an ``expected`` type (the first that matches) prints its prefix and the error;
+    any other prints ``unexpected``, the error and ``hint``, or is re-raised with ``verbose``
+    so that ``-v`` shows the traceback.
+    """
+    try:
+        yield
+    except Exception as exc:
+        for kind, prefix in expected:
+            if isinstance(exc, kind):
+                fail(f"{prefix}{exc}", code)
+        if verbose:
+            raise
+        fail(f"{unexpected}{exc}{hint}", code)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from toolscore.cli.output import ExitCode, fail
+from toolscore.cli.output import ExitCode, handled_errors
 
 #: Exit code when a metric regressed.
 EXIT_REGRESSION = 1
@@ -83,7 +83,7 @@ def command(
     from toolscore.cli.output import stdout_console
 
     console = stdout_console()
-    try:
+    with handled_errors(verbose, "Regression check failed: ", code=ExitCode(EXIT_ERROR)):
         pm = plugin_manager_for(ctx)
         if verbose:
             console.print(f"> Loading baseline from: {baseline_file}", markup=False)
@@ -108,14 +108,6 @@ def command(
             atomic_write_json(output, comparison.to_dict())
             console.print(f"[dim]>[/dim] Comparison report: [cyan]{escape(str(output))}[/cyan]")
             console.print()
-    except FileNotFoundError as exc:
-        fail(f"File not found: {exc}", ExitCode(EXIT_ERROR))
-    except ValueError as exc:
-        fail(f"Invalid data: {exc}", ExitCode(EXIT_ERROR))
-    except Exception as exc:
-        if verbose:
-            raise
-        fail(f"Regression check failed: {exc}", ExitCode(EXIT_ERROR))
     sys.exit(0 if comparison.passed else EXIT_REGRESSION)
 
 
