@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from toolscore.cli.options import progress_verbose_option, trace_format_option
 from toolscore.cli.output import fail, handled_errors
 
 
@@ -24,14 +25,7 @@ from toolscore.cli.output import fail, handled_errors
     multiple=True,
     help="Model names, in the order of the trace files (default: the file names).",
 )
-@click.option(
-    "-f",
-    "--format",
-    "trace_format",
-    default="auto",
-    show_default=True,
-    help="Trace format (auto, openai, anthropic, gemini, mcp, langchain, otel, custom, ...).",
-)
+@trace_format_option
 @click.option(
     "-o",
     "--output",
@@ -40,7 +34,7 @@ from toolscore.cli.output import fail, handled_errors
     show_default=True,
     help="Comparison report (JSON) to write.",
 )
-@click.option("-v", "--verbose", is_flag=True, help="Progress lines; tracebacks on errors.")
+@progress_verbose_option
 @click.pass_context
 def command(
     ctx: click.Context,

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from toolscore.cli.options import Threshold, ThresholdType, WeightType
+from toolscore.cli.options import Threshold, ThresholdType, WeightType, trace_format_option
 from toolscore.cli.output import ExitCode, fail, handled_errors
 from toolscore.errors import MissingPluginError
 
@@ -27,14 +27,7 @@ _REPORT_OPTIONS = (
 @click.command(name="eval")
 @click.argument("gold_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("trace_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option(
-    "-f",
-    "--format",
-    "trace_format",
-    default="auto",
-    show_default=True,
-    help="Trace format (auto, openai, anthropic, gemini, mcp, langchain, otel, custom, ...).",
-)
+@trace_format_option
 @click.option(
     "-o",
     "--output",

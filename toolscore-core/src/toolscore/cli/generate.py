@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from toolscore.cli.options import progress_verbose_option
 from toolscore.cli.output import handled_errors
 from toolscore.generators import DEFAULT_SEED
 
@@ -48,7 +49,7 @@ from toolscore.generators import DEFAULT_SEED
     show_default=True,
     help="Random seed; the same seed writes the same file.",
 )
-@click.option("-v", "--verbose", is_flag=True, help="Progress lines; tracebacks on errors.")
+@progress_verbose_option
 def command(
     from_openai: Path, count: int, output: Path, no_edge_cases: bool, seed: int, verbose: bool
 ) -> None:

@@ -9,6 +9,21 @@ import click
 
 GRADES = ("A", "B", "C", "D", "F")
 
+#: ``-f/--format`` of the commands that read a trace file (``auto`` detects the format).
+trace_format_option = click.option(
+    "-f",
+    "--format",
+    "trace_format",
+    default="auto",
+    show_default=True,
+    help="Trace format (auto, openai, anthropic, gemini, mcp, langchain, otel, custom, ...).",
+)
+
+#: ``-v/--verbose`` of the commands whose verbose mode prints progress lines.
+progress_verbose_option = click.option(
+    "-v", "--verbose", is_flag=True, help="Progress lines; tracebacks on errors."
+)
+
 
 class WeightType(click.ParamType):  # type: ignore[type-arg]  # generic only in click>=8.5
     """``NAME=VALUE`` with a float value."""

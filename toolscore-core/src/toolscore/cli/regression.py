@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from toolscore.cli.options import progress_verbose_option, trace_format_option
 from toolscore.cli.output import ExitCode, handled_errors
 
 #: Exit code when a metric regressed.
@@ -37,14 +38,7 @@ EXIT_ERROR = 2
     show_default=True,
     help="Largest allowed drop per metric, in score units (0.05 = 5 points).",
 )
-@click.option(
-    "-f",
-    "--format",
-    "trace_format",
-    default="auto",
-    show_default=True,
-    help="Trace format (auto, openai, anthropic, gemini, mcp, langchain, otel, custom, ...).",
-)
+@trace_format_option
 @click.option(
     "-o",
     "--output",
@@ -52,7 +46,7 @@ EXIT_ERROR = 2
     default=None,
     help="Also write the comparison as JSON.",
 )
-@click.option("-v", "--verbose", is_flag=True, help="Progress lines; tracebacks on errors.")
+@progress_verbose_option
 @click.pass_context
 def command(
     ctx: click.Context,
