@@ -1,9 +1,10 @@
 """Developer and CI sessions.
 
 ``uv run nox`` runs the default set: each distribution's tests with only that distribution (and
-core) installed, the integration suite with everything plus ``plugins/*``, lint and typecheck.
-Extra sessions: ``providers_sdk`` (extractors against the real provider SDKs), ``mcp_real``
-(third-party MCP servers from PyPI and npm), ``bench`` (benchmarks against the reference).
+core) installed, the integration suite with everything plus ``plugins/*``, the extractors
+against the real provider SDKs (``providers_sdk``), the scorecard against real third-party MCP
+servers from PyPI and npm (``mcp_real``), lint and typecheck. ``bench`` (benchmarks against the
+reference) runs only when asked for.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import nox
 
 nox.options.default_venv_backend = "uv"
 nox.options.reuse_existing_virtualenvs = True
-nox.options.sessions = ["tests", "integration", "lint", "typecheck"]
+nox.options.sessions = ["tests", "integration", "providers_sdk", "mcp_real", "lint", "typecheck"]
 
 ROOT = Path(__file__).parent
 TEST_DEPS = ("pytest>=8", "hypothesis>=6.100", "pytest-xdist>=3.5", "xmlschema>=3.4", "pyyaml>=6.0")
