@@ -233,3 +233,24 @@ def test_matcher_plugins_add_json_forms_through_the_registry() -> None:
     assert matcher_from_json({"q": {"$startswith": "we"}}) == {"q": {"$startswith": "we"}}
     mapping = matcher_from_json({"$startswith": "x"}, registry={"$startswith": StartsWith})
     assert mapping.matches("xy")
+
+
+def test_literal_form_is_the_value_itself_unconverted() -> None:
+    from toolscore.matchers import matcher_from_json
+
+    stored = {"filter": {"$literal": {"$regex": "^a"}}, "ids": [{"$literal": {"$any": True}}]}
+    assert matcher_from_json(stored) == {"filter": {"$regex": "^a"}, "ids": [{"$any": True}]}
+
+
+def test_gold_file_reads_literal_values_like_snapshots_do(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    import toolscore
+
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps([{"tool": "find", "args": {"q": {"$literal": {"$regex": "^a"}}}}]))
+    expected = toolscore.load_gold_standard(gold)
+    result = toolscore.evaluate(
+        [c.to_dict() for c in expected], [{"tool": "find", "args": {"q": {"$regex": "^a"}}}]
+    )
+    assert result.argument_f1 == 1.0

@@ -337,8 +337,11 @@ def matcher_from_json(obj: Any, *, registry: Any = None, rule_file: bool = False
 
     A one-key object whose key is a known form (``$regex``, ``$contains``, ``$one_of``,
     ``$any``, ``$approx``, ``$type`` and any form a plugin registered) becomes that matcher;
-    operands of ``$contains`` and ``$one_of`` are converted too. Other objects and lists are
-    rebuilt with their items converted; everything else is returned as is.
+    operands of ``$contains`` and ``$one_of`` are converted too. ``{"$literal": value}`` is
+    ``value`` itself, unconverted: the escape snapshots use for recorded values that look like
+    matcher forms (a MongoDB ``{"$regex": ...}`` argument), so gold files read them the same way.
+    Other objects and lists are rebuilt with their items converted; everything else is
+    returned as is.
 
     ``rule_file=True`` reads ``$regex`` as :class:`SearchRegex` (forbidden-call rules);
     otherwise it is a full match (:class:`Regex`).
@@ -355,6 +358,8 @@ def _convert(obj: Any, forms: Mapping[str, Callable[[Any], Any]], rule_file: boo
         if len(obj) == 1:
             ((key, operand),) = obj.items()
             if isinstance(key, str) and key.startswith("$"):
+                if key == "$literal":
+                    return operand
                 if rule_file and key == "$regex":
                     return SearchRegex(operand)
                 build = forms.get(key)
