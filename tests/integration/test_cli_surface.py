@@ -125,3 +125,13 @@ def test_example_metric_appears_in_evaluate() -> None:
 
     result = toolscore.evaluate([{"tool": "a"}], [{"tool": "a"}, {"tool": "a"}])
     assert result.metrics["call_budget"]["over_budget"] == 1
+
+
+def test_the_documented_json_schema_matches_the_output(toolscore_cli) -> None:  # type: ignore[no-untyped-def]
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "plugins" / "index.md").read_text()
+    document = json.loads(toolscore_cli(["plugins", "list", "--json"]).stdout)
+    assert f'"schema_version": {document["schema_version"]}' in doc
+    for key in document["plugins"][0]:
+        assert f'"{key}":' in doc, f"key {key!r} of plugins list --json is not documented"
