@@ -337,16 +337,19 @@ class CallDraft:
             )
 
     def build(self) -> ToolCall:
-        return ToolCall(
-            tool=self.tool,
-            args=self.args,
-            result=self.result,
-            error=self.error,
-            is_error=self.is_error or bool(self.error),
-            duration=self.duration,
-            timestamp=self.timestamp,
-            id=self.id,
-            metadata=self.metadata,
+        """The frozen call; the draft's name is never empty and ``is_error`` follows ``error``,
+        so it takes :meth:`ToolCall.from_fields` (a large payload builds thousands)."""
+        return ToolCall.from_fields(
+            self.tool,
+            self.args,
+            self.result,
+            self.error,
+            self.is_error or bool(self.error),
+            self.duration,
+            None,
+            self.timestamp,
+            self.id,
+            self.metadata,
         )
 
 

@@ -370,9 +370,9 @@ def _completion_fast(payload: dict[str, Any]) -> list[ToolCall] | None:
             if problem is not None:
                 metadata["args_parse_error"] = problem
             append(
-                ToolCall(
-                    tool=name,
-                    args=args,
+                ToolCall.from_fields(
+                    name,
+                    args,
                     id=call_id if type(call_id) is str and call_id else _id(call_id),
                     metadata=metadata,
                 )
