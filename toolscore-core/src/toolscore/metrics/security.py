@@ -9,8 +9,10 @@ score.
 
 from __future__ import annotations
 
+import io
 import json
 import json.encoder
+import pickle
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -132,11 +134,58 @@ def _might_hold_secrets(args: Any, text_of: Callable[[Any], str]) -> bool:
         return True
 
 
+#: :data:`_PREFILTER` for the UTF-8 bytes of :func:`_plain_bytes` (the literals are ASCII).
+_PREFILTER_BYTES = re.compile(_PREFILTER.pattern.encode("ascii"))
+
+
+class _NotPlain(Exception):
+    """Raised while pickling a value that is not built from exact JSON-like built-in types."""
+
+
+class _PlainPickler(pickle.Pickler):
+    """A pickler that accepts only exact built-in types.
+
+    CPython's pickler writes exact ``str``, ``dict``, ``list``, ``tuple``, numbers and
+    ``None`` itself and asks :meth:`reducer_override` about everything else, so refusing
+    there means every string that the full scan could visit is in the output, in full.
+    """
+
+    def reducer_override(self, obj: Any) -> Any:
+        raise _NotPlain
+
+
+def _plain_bytes(value: Any) -> bytes | None:
+    """Every string inside ``value`` as UTF-8 within one byte string, or ``None``.
+
+    Why: the first, whole-trace check of :func:`find_secrets` only needs the strings' content
+    in one buffer; pickling writes it about three times faster than JSON-encoding (no
+    escaping). ``None`` for values with other types (subclasses, objects), which take the
+    JSON path instead.
+    """
+    buffer = io.BytesIO()
+    try:
+        _PlainPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    except (_NotPlain, RecursionError, ValueError):
+        return None
+    return buffer.getvalue()
+
+
+def _trace_might_hold_secrets(
+    trace_calls: Sequence[ToolCall], text_of: Callable[[Any], str]
+) -> bool:
+    """:func:`_might_hold_secrets` for all calls' arguments at once (the usual answer: no)."""
+    every_args = [call.args for call in trace_calls]
+    data = _plain_bytes(every_args)
+    if data is None:
+        return _might_hold_secrets(every_args, text_of)
+    return _PREFILTER_BYTES.search(data) is not None
+
+
 def find_secrets(trace_calls: Sequence[ToolCall]) -> dict[str, Any]:
     """``secret_count`` and ``secrets`` (index, tool, path, kind, preview) (SPEC §2.9)."""
     findings: list[dict[str, Any]] = []
     text_of = _json_text()
-    if not _might_hold_secrets([call.args for call in trace_calls], text_of):
+    if not _trace_might_hold_secrets(trace_calls, text_of):
         return {"secret_count": 0, "secrets": findings}  # the common case, in one pass
     for index, call in enumerate(trace_calls):
         args: Mapping[str, Any] | None = call.args

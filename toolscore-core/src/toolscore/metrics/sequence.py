@@ -46,23 +46,20 @@ def levenshtein(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
         masks[symbol] = masks.get(symbol, 0) | bit
         bit <<= 1
     full = (1 << m) - 1
-    top = 1 << (m - 1)
-    positive, negative, score = full, 0, m
+    positive, negative = full, 0
     lookup = masks.get
     for symbol in text:
         eq = lookup(symbol, 0)
         vertical = eq | negative
         horizontal = (((eq & positive) + positive) ^ positive) | eq
-        h_positive = negative | (full ^ (horizontal | positive))
-        h_negative = positive & horizontal
-        if h_positive & top:
-            score += 1
-        elif h_negative & top:
-            score -= 1
-        h_positive = (h_positive << 1) | 1
-        positive = ((h_negative << 1) | (full ^ (vertical | h_positive))) & full
+        h_positive = ((negative | (full ^ (horizontal | positive))) << 1) | 1
+        h_negative = (positive & horizontal) << 1
+        positive = (h_negative | (full ^ (vertical | h_positive))) & full
         negative = h_positive & vertical
-    return score
+    # The vectors hold the last column's vertical steps (+1, -1) from the top cell, whose
+    # value is len(text): summing them at the end, rather than tracking the bottom cell
+    # column by column, saves two big-integer operations per symbol.
+    return len(text) + positive.bit_count() - negative.bit_count()
 
 
 def calculate_edit_distance(
