@@ -17,10 +17,15 @@ if TYPE_CHECKING:
 
 @hookimpl
 def toolscore_add_hookspecs(plugin_manager: Any) -> None:
-    """Add the lint-rule and scenario hooks, then the built-in lint rules (as plugins)."""
-    from toolscore_mcp.lint import ensure_mcp_hooks
+    """Add the lint-rule and scenario hooks.
 
-    ensure_mcp_hooks(plugin_manager)
+    Only the hookspec module is imported here, on every start-up; the built-in lint rules
+    register themselves when linting first needs them (``lint.ensure_mcp_hooks``).
+    """
+    from toolscore_mcp import hookspecs
+
+    if not hasattr(plugin_manager.hook, "toolscore_mcp_register_lint_rules"):
+        plugin_manager.add_hookspecs(hookspecs)
 
 
 @hookimpl
