@@ -193,3 +193,33 @@ def test_a_plugin_registered_after_first_use_is_seen_and_forgotten_when_unregist
     assert evaluate([], [], plugin_manager=pm).metrics["late_metric"] == "seen"
     pm.unregister(name="late")
     assert "late_metric" not in evaluate([], [], plugin_manager=pm).metrics
+
+
+@pytest.mark.parametrize("group", ["toolscore_testing", "console_scripts", "pytest11"])
+def test_fast_entry_point_scan_agrees_with_importlib_metadata(group: str) -> None:
+    from importlib.metadata import entry_points
+
+    from toolscore.plugins.loading import canonical_name, scan_entry_points
+
+    ours = {
+        (canonical_name(ep.distribution), ep.name, ep.value, ep.version)
+        for ep in scan_entry_points(group)
+    }
+    stdlib = {
+        (canonical_name(ep.dist.name), ep.name, ep.value, ep.dist.version)
+        for ep in entry_points(group=group)
+        if ep.dist is not None
+    }
+    assert ours == stdlib
+    assert ours
+
+
+def test_entry_point_load_resolves_module_and_attribute() -> None:
+    from toolscore.plugins.loading import PluginEntryPoint
+
+    ep = PluginEntryPoint("x", "toolscore.plugins.loading:PluginEntryPoint.load", "g", "d", "1")
+    assert ep.load() is PluginEntryPoint.load
+    assert (
+        PluginEntryPoint("y", "toolscore.errors [extra]", "g", "d", "1").load().__name__
+        == "toolscore.errors"
+    )

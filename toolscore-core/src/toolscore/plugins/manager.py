@@ -9,7 +9,6 @@ import importlib
 import sys
 import traceback
 from collections.abc import Callable, Iterable
-from importlib.metadata import EntryPoint
 from types import ModuleType
 from typing import Any, TypeVar
 
@@ -19,7 +18,7 @@ import pluggy
 from toolscore import hookspecs
 from toolscore._markers import PROJECT_NAME
 from toolscore.errors import PluginConflictError, PluginLoadError
-from toolscore.plugins.loading import canonical_name, scan_entry_points
+from toolscore.plugins.loading import PluginEntryPoint, canonical_name, scan_entry_points
 from toolscore.plugins.records import PluginRecord
 from toolscore.plugins.registry import Registry, collect
 from toolscore.specs import (
@@ -92,8 +91,7 @@ class ToolscorePluginManager(pluggy.PluginManager):
         """
         blocked_names = {canonical_name(b) for b in blocked}
         for ep in scan_entry_points(group):
-            dist = ep.dist.name if ep.dist is not None else ""
-            version = ep.dist.version if ep.dist is not None else ""
+            dist, version = ep.distribution, ep.version
             base = PluginRecord(
                 name=ep.name,
                 distribution=dist,
@@ -109,7 +107,7 @@ class ToolscorePluginManager(pluggy.PluginManager):
                 continue
             self._load_one(ep, base)
 
-    def _load_one(self, ep: EntryPoint, base: PluginRecord) -> None:
+    def _load_one(self, ep: PluginEntryPoint, base: PluginRecord) -> None:
         plugin: object = None
         try:
             if self.has_plugin(ep.name) or ep.name in self._records:
