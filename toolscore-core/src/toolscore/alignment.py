@@ -38,7 +38,7 @@ expected and 12 actual calls in about 2 ms (the reference's exact search takes s
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -202,12 +202,31 @@ def _diagonal(
 # Sets of trace calls are bit masks: bit t stands for trace call t.
 
 
-def _bits(mask: int) -> Iterator[int]:
-    """The set bits of ``mask``, ascending."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+#: ``_BYTE_BITS[b]``: the set bits of the byte value ``b``, ascending.
+_BYTE_BITS = tuple(tuple(k for k in range(8) if value >> k & 1) for value in range(256))
+
+
+def _bits(mask: int) -> list[int]:
+    """The set bits of ``mask``, ascending.
+
+    Few bits are peeled off one by one; many are read byte by byte from a table, since
+    peeling costs a few operations on the whole (possibly long) mask per bit.
+    """
+    if mask.bit_count() <= 4:
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
+    data = mask.to_bytes((mask.bit_length() + 7) // 8, "little")
+    table = _BYTE_BITS
+    return [
+        base + k
+        for base, byte in zip(range(0, 8 * len(data), 8), data)
+        if byte
+        for k in table[byte]
+    ]
 
 
 def _lowest(mask: int) -> int:
