@@ -74,9 +74,14 @@ def _rough_keys(trace_calls: Sequence[ToolCall]) -> list[tuple[Any, ...]]:
     return keys
 
 
-def _candidates(trace_calls: Sequence[ToolCall]) -> set[int]:
+def _candidates(trace_calls: Sequence[ToolCall], repeated: set[str]) -> set[int]:
     """Positions of the calls that might equal another call and so need a real signature:
-    those sharing their rough key, and all calls of a tool that has calls without one."""
+    those sharing their rough key, and all calls of a tool that has calls without one.
+
+    Only calls of a tool in ``repeated`` (made more than once) can equal another call.
+    """
+    if not repeated:
+        return set()
     keys = _rough_keys(trace_calls)
     counts = Counter(keys)
     unplain = {key[0] for key in counts if key[1] is None}
@@ -87,13 +92,13 @@ def _candidates(trace_calls: Sequence[ToolCall]) -> set[int]:
     }
 
 
-def _signatures(trace_calls: Sequence[ToolCall]) -> list[tuple[str, str]]:
+def _signatures(trace_calls: Sequence[ToolCall], repeated: set[str]) -> list[tuple[str, str]]:
     """Each call's ``(tool, arguments as sorted-key JSON)``; ``None`` and ``{}`` alike.
 
     Calls that cannot equal another call (see :func:`_candidates`) get a unique stand-in
     instead of their JSON text.
     """
-    needed = _candidates(trace_calls)
+    needed = _candidates(trace_calls, repeated)
     encode = _encoder() if needed else None
     out: list[tuple[str, str]] = []
     for position, call in enumerate(trace_calls):
@@ -133,7 +138,7 @@ def calculate_redundant_call_rate(
     for call in trace_calls:
         actual[call.tool] = actual.get(call.tool, 0) + 1
     redundant = sum(max(0, n - expected.get(tool, 0)) for tool, n in actual.items())
-    signatures = _signatures(trace_calls)
+    signatures = _signatures(trace_calls, {tool for tool, n in actual.items() if n > 1})
     identical = total - len(set(signatures))
     failed = [call.is_error for call in trace_calls]
     errors = sum(failed)
