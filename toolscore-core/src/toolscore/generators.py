@@ -21,6 +21,7 @@ from typing import Any
 
 from toolscore.errors import InputError
 from toolscore.schema_values import (
+    DEFAULT_SEED,
     boolean_value,
     described_string,
     enum_value,
@@ -41,7 +42,6 @@ __all__ = [
 ]
 
 #: The seed used when none is given, so that two runs write the same file.
-DEFAULT_SEED = 0
 
 #: Value variations: normal values, boundary values (minimums) and edge values (maximums).
 VARIATIONS = ("normal", "boundary", "edge")

@@ -145,3 +145,7 @@ def keyword_string(name: str, schema: Mapping[str, Any], variation: str, rng: ra
     if variation == "edge":
         return "a" * min(int_or(schema.get("maxLength"), 100), 10)
     return f"sample_{name}"
+
+
+#: Seed of ``toolscore generate`` and of generated values when none is given (reproducible).
+DEFAULT_SEED = 0

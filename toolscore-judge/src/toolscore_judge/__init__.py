@@ -9,6 +9,18 @@ Use it through toolscore: ``evaluate_trace(gold, trace, judge=True)`` or
 
 from __future__ import annotations
 
-from toolscore_judge.config import JudgeConfig
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toolscore_judge.config import JudgeConfig
 
 __all__ = ["JudgeConfig"]
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy, so that loading the plugin (every ``toolscore`` start) does not import the config.
+    if name == "JudgeConfig":
+        from toolscore_judge.config import JudgeConfig
+
+        return JudgeConfig
+    raise AttributeError(f"module 'toolscore_judge' has no attribute {name!r}")

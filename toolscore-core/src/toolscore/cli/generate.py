@@ -12,7 +12,7 @@ import click
 
 from toolscore.cli.options import progress_verbose_option
 from toolscore.cli.output import handled_errors
-from toolscore.generators import DEFAULT_SEED
+from toolscore.schema_values import DEFAULT_SEED
 
 
 @click.command(name="generate")

@@ -18,8 +18,6 @@ XML cannot carry are dropped.
 from __future__ import annotations
 
 import re
-import socket
-import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -188,6 +186,10 @@ class JUnitReporter:
         return "\n".join(lines) + "\n"
 
     def render(self, result: EvaluationResult, *, verbose: bool = False) -> str:
+        # Imported here: this module is loaded on every start-up to register the reporter.
+        import socket
+        import xml.etree.ElementTree as ET
+
         cases = list(self._call_cases(result)) if self.per_call else [self._evaluation_case(result)]
         failures = sum(1 for case in cases if case.failure is not None)
         total_time = sum(max(as_float(case.time), 0.0) for case in cases)
