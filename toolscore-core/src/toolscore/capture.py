@@ -20,19 +20,18 @@ second gets a ``_2`` suffix instead of overwriting the first. Nothing is created
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import inspect
 import json
 import os
 import re
-import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
+from toolscore.fileio import atomic_create_text
 from toolscore.model import ToolCall
 
 __all__ = ["CAPTURE_KEYS", "TraceCapture", "capture_trace", "is_capture_payload"]
@@ -217,7 +216,7 @@ class TraceCapture:
             text = (
                 json.dumps(json_safe({**data, "id": trace_id}), indent=2, ensure_ascii=False) + "\n"
             )
-            if _link_new(folder, target, text):
+            if atomic_create_text(target, text):
                 data["id"] = trace_id
                 return target
         raise FileExistsError(f"could not find a free capture file name for {base!r} in {folder}")
@@ -249,28 +248,6 @@ class TraceCapture:
                 item["description"] = text
             gold.append(item)
         return atomic_write_json(output_file, gold)
-
-
-def _link_new(folder: Path, target: Path, text: str) -> bool:
-    """Create ``target`` with ``text`` atomically; False if it already exists."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        try:
-            os.link(tmp, target)
-        except FileExistsError:
-            return False
-        except OSError:  # no hard links on this file system: best effort
-            if target.exists():
-                return False
-            os.replace(tmp, target)
-        return True
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
 
 
 def calls_from_capture(payload: Any, *, source: str = "<capture>") -> list[ToolCall]:
