@@ -16,21 +16,6 @@ import attrs
 
 __all__ = ["ToolCall", "call_from_dict", "calls_from_dicts"]
 
-_KNOWN_KEYS = frozenset(
-    {
-        "tool",
-        "args",
-        "result",
-        "error",
-        "is_error",
-        "duration",
-        "cost",
-        "timestamp",
-        "id",
-        "metadata",
-    }
-)
-
 
 def _empty_metadata() -> dict[str, Any]:
     return {}
