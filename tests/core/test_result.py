@@ -188,3 +188,21 @@ def test_convenience_properties_read_the_metrics() -> None:
         {"index": 1, "tool": "rm", "args": {}, "rule": 0, "reason": "never"}
     ]
     assert "score=" in repr(result)
+
+
+def test_evaluate_leaves_the_garbage_collector_as_it_found_it() -> None:
+    import gc
+
+    calls = [{"tool": "search", "args": {"q": "x"}}]
+    assert gc.isenabled()
+    evaluate(calls, calls)
+    assert gc.isenabled()
+    with pytest.raises(ValueError):
+        evaluate(calls, calls, weights={"no_such_metric": 1.0})
+    assert gc.isenabled()  # also after an error inside the evaluation
+    gc.disable()
+    try:
+        evaluate(calls, calls)
+        assert not gc.isenabled()  # a caller that disabled it keeps it disabled
+    finally:
+        gc.enable()

@@ -10,6 +10,7 @@ Importing this module is cheap: no reporter, CLI or plugin dependency is importe
 
 from __future__ import annotations
 
+import gc
 import warnings
 import weakref
 from collections.abc import Mapping, Sequence
@@ -58,6 +59,31 @@ def evaluate(
     """
     if not isinstance(expected, list):
         raise TypeError(f"expected must be a list of dicts, got {type(expected).__name__}")
+    if not gc.isenabled():
+        return _evaluate(expected, actual, weights, strict, forbidden, plugin_manager)
+    gc.disable()  # see _evaluate
+    try:
+        return _evaluate(expected, actual, weights, strict, forbidden, plugin_manager)
+    finally:
+        gc.enable()
+
+
+def _evaluate(
+    expected: list[Any],
+    actual: Any,
+    weights: Mapping[str, float] | None,
+    strict: bool,
+    forbidden: Sequence[Mapping[str, Any]] | None,
+    plugin_manager: ToolscorePluginManager | None,
+) -> EvaluationResult:
+    """:func:`evaluate`, run with the cyclic garbage collector paused.
+
+    Why paused: an evaluation allocates tens of thousands of acyclic objects (calls, pairs,
+    detail records) that all live until it returns, so the collector would walk them, and
+    the caller's data, again and again and free nothing: a tenth of the time at 10,000
+    calls. Reference counting frees memory as usual meanwhile; cycles that plugins create
+    wait for the next collection after the evaluation.
+    """
     trace_calls = _extract(actual, plugin_manager)
     merged = normalize_weights(weights)
     gold_calls = calls_from_dicts(expected)
