@@ -505,8 +505,9 @@ class _MaxWeight:
 
     Invariants: ``u[i] + v[t] >= w(i, t)`` for every pair; matched pairs are tight; unmatched
     trace calls have ``v == 0``; processed unmatched gold calls have ``u == 0``. Duals start
-    at ``u = row maximum``, ``v = 0``; a greedy pass matches tight pairs, then each remaining
-    gold call runs one Dijkstra search (on small integer distances, level by level).
+    at ``u = row maximum``, ``v = 0``; a greedy pass matches tight pairs, alternating paths of
+    row maxima match more, then each remaining gold call runs one Dijkstra search (on small
+    integer distances, level by level).
     """
 
     def __init__(self, n_gold: int, n_trace: int, rows: _Rows) -> None:
@@ -533,9 +534,43 @@ class _MaxWeight:
                 t = _lowest(best)
                 self.mate_g[i], self.mate_t[t] = t, i
                 self.free ^= 1 << t
-        for i in range(n_gold):
-            if self.mate_g[i] < 0 and self.u[i] > 0:
-                self._augment(i)
+        top_sets = [m for _, m in tops]
+        left = [i for i in range(n_gold) if self.mate_g[i] < 0 and self.u[i] > 0]
+        left = [i for i in left if not self._augment_tight(i, top_sets)]
+        for i in left:
+            self._augment(i)
+
+    def _augment_tight(self, start: int, top_sets: list[int]) -> bool:
+        """Match the free gold call ``start`` along an alternating path of row maxima only.
+
+        Valid before any Dijkstra search: the duals are still ``u = row maximum``, ``v = 0``,
+        so the tight pairs are exactly the row maxima and no full row is needed. Usually every
+        gold call is matched this way and the searches are skipped. ``False``: no such path.
+        """
+        mate_g, mate_t = self.mate_g, self.mate_t
+        seen = 0
+        reached_by: dict[int, int] = {}  # trace call -> the gold call whose row reached it
+        queue = [start]
+        for gold in queue:  # breadth first; the queue grows while it is read
+            options = top_sets[gold] & ~seen
+            if not options:
+                continue
+            open_ = options & self.free
+            if open_:
+                t = _lowest(open_)
+                self.free ^= 1 << t
+                while True:  # shift each gold call on the path to the trace call it reached
+                    previous = mate_g[gold]
+                    mate_g[gold], mate_t[t] = t, gold
+                    if gold == start:
+                        return True
+                    t = previous
+                    gold = reached_by[t]
+            seen |= options
+            for t in _bits(options):
+                reached_by[t] = gold
+                queue.append(mate_t[t])
+        return False
 
     def _augment(self, start: int) -> None:
         """Search from the free gold call ``start``; ends at a free trace call (the matching
