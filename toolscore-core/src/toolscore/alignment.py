@@ -429,7 +429,7 @@ class _Rows:
                 return False
             value = got[name]
             if not strict and type(want) in _CONTAINER_TYPES:
-                if not want == value:
+                if want != value:
                     return False
             elif not values_match(want, value, strict=strict):
                 return False
