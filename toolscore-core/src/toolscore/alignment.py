@@ -15,14 +15,16 @@ How (per tool, ``G`` expected and ``T`` actual calls):
 
 * Small and common cases take fast paths (one call on a side; every expected call matched in
   full by the actual call at the same position).
-* Otherwise actual values are indexed by :func:`toolscore.compare.match_key`, so values are
-  never compared pair by pair (only matchers and values without a key are). Sets of actual
-  calls are bit masks, one machine word per 30-odd calls, so an argument every call shares (a
-  flag, a language) stays cheap; a gold call's full weight row is built only when needed.
+* Otherwise actual scalar values are indexed by :func:`toolscore.compare.match_key`, so they
+  are never compared pair by pair. Containers, matchers and other objects are compared only
+  with the few actual calls that get a gold call's scalars right, or, for the gold calls
+  that need a full weight row, one by one until a name is asked for often enough to pay for
+  keying its containers. Sets of actual calls are bit masks, one machine word per 30-odd
+  calls, so an argument every call shares (a flag, a language) stays cheap.
 * Phase 1 computes a maximum-weight matching with integer duals ``u, v >= 0`` (a primal-dual
-  Hungarian method: a greedy warm start on tight pairs, then one Dijkstra search, level by
-  level on the small integer distances, per gold call left over). Pairs that share no value
-  weigh 0 and are never needed to reach the optimum.
+  Hungarian method: a greedy warm start on tight pairs, alternating paths of row maxima,
+  then one Dijkstra search, level by level on the small integer distances, per gold call
+  left over). Pairs that share no value weigh 0 and are never needed to reach the optimum.
 * Phase 2 picks the lexicographically first optimum: a full pairing is optimal exactly when all
   its pairs are tight (``u + v == weight``), every actual call with ``v > 0`` is paired and
   every expected call with ``u > 0`` is paired. Expected calls are fixed in order, each to its
