@@ -129,15 +129,14 @@ def test_reports_match_the_reference(tmp_path: Path, scenario: str, verbose: boo
     extra = ("-v",) if verbose else ()
     ref_out, ref_dir = _eval(
         [REFERENCE, "-c", "from toolscore.cli import main; main()"],
-        tmp_path / "ref",
+        tmp_path / "refs",  # as long as "ours": rich wraps long paths at the same place
         gold,
         trace,
         *extra,
     )
     our_out, our_dir = _eval([OURS, "--no-plugins"], tmp_path / "ours", gold, trace, *extra)
-    if verbose:
-        ref_out = ref_out.replace(str(ref_dir), "<dir>")
-        our_out = our_out.replace(str(our_dir), "<dir>")
+    ref_out = ref_out.replace(str(ref_dir), "<dir>")
+    our_out = our_out.replace(str(our_dir), "<dir>")
     assert our_out == ref_out
     if scenario != "credential":  # the reference does not redact CSV files; we do
         assert (our_dir / "r.csv").read_text(encoding="utf-8") == (ref_dir / "r.csv").read_text(
