@@ -1,6 +1,6 @@
 """Extraction cost: a 1000-call OpenAI chat completion, ours vs the reference, side by side.
 
-Measures, as the best of several rounds (wall time per extraction):
+Measures, as the best of several interleaved rounds (wall time per extraction):
 
 * ours: ``toolscore_providers.openai.OpenAIExtractor().extract(response)``, the ToolCalls that
   ``evaluate()`` and ``load_trace`` use;
@@ -28,6 +28,8 @@ from typing import Any
 
 N_CALLS = 1000
 ROUNDS = 30
+#: Alternating rounds of ours and the reference (each round: best of ``ROUNDS``).
+ROUNDS_INTERLEAVED = 5
 
 _REFERENCE_SNIPPET = """
 import json, sys, time
@@ -119,12 +121,20 @@ def main(argv: list[str]) -> int:
     extractor = OpenAIExtractor()
     calls = extractor.extract(payload)
     assert len(calls) == N_CALLS
-    ours = best_of(lambda: extractor.extract(payload))
-    figures: dict[str, Any] = {"calls": N_CALLS, "ours_extract_ms": ours * 1e3}
     python = reference_python()
+    # Rounds alternate ours and the reference, and each keeps its best: a slow spell of a
+    # shared machine then hits both alike.
+    ours = float("inf")
+    reference: dict[str, Any] = {}
+    for _ in range(ROUNDS_INTERLEAVED):
+        ours = min(ours, best_of(lambda: extractor.extract(payload)))
+        if python is not None:
+            run = run_reference(payload, python)
+            assert run["calls"] == N_CALLS
+            for key in ("from_openai", "adapter_parse"):
+                reference[key] = min(reference.get(key, float("inf")), run[key])
+    figures: dict[str, Any] = {"calls": N_CALLS, "ours_extract_ms": ours * 1e3}
     if python is not None:
-        reference = run_reference(payload, python)
-        assert reference["calls"] == N_CALLS
         figures["reference_from_openai_ms"] = reference["from_openai"] * 1e3
         figures["reference_adapter_parse_ms"] = reference["adapter_parse"] * 1e3
         figures["ratio_vs_from_openai"] = ours / reference["from_openai"]
@@ -132,7 +142,10 @@ def main(argv: list[str]) -> int:
     if "--json" in argv:
         print(json.dumps(figures, indent=2))
         return 0
-    print(f"extraction of a {N_CALLS}-call OpenAI chat completion (best of {ROUNDS})")
+    print(
+        f"extraction of a {N_CALLS}-call OpenAI chat completion "
+        f"(best of {ROUNDS_INTERLEAVED} interleaved rounds of {ROUNDS})"
+    )
     print(f"  ours      OpenAIExtractor.extract      {figures['ours_extract_ms']:8.3f} ms")
     if python is None:
         print("  reference not found (set TOOLSCORE_REFERENCE_PYTHON)")
