@@ -11,6 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from toolscore.metrics.arguments import calculate_argument_f1
+    from toolscore.metrics.cost_estimator import (
+        calculate_cost_savings,
+        calculate_llm_cost,
+        estimate_tokens,
+        estimate_trace_cost,
+        format_cost,
+    )
     from toolscore.metrics.efficiency import calculate_redundant_call_rate
     from toolscore.metrics.invocation import calculate_invocation_accuracy
     from toolscore.metrics.policy import (
@@ -42,6 +49,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
 _LAZY: dict[str, str] = {
     "calculate_argument_f1": "toolscore.metrics.arguments",
     "calculate_cost_attribution": "toolscore.metrics.trace_extras",
+    "calculate_cost_savings": "toolscore.metrics.cost_estimator",
+    "calculate_llm_cost": "toolscore.metrics.cost_estimator",
     "calculate_edit_distance": "toolscore.metrics.sequence",
     "calculate_invocation_accuracy": "toolscore.metrics.invocation",
     "calculate_latency": "toolscore.metrics.trace_extras",
@@ -56,7 +65,10 @@ _LAZY: dict[str, str] = {
     "calculate_trajectory_accuracy": "toolscore.metrics.trajectory",
     "call_matches_rule": "toolscore.metrics.policy",
     "check_forbidden_calls": "toolscore.metrics.policy",
+    "estimate_tokens": "toolscore.metrics.cost_estimator",
+    "estimate_trace_cost": "toolscore.metrics.cost_estimator",
     "find_secrets": "toolscore.metrics.security",
+    "format_cost": "toolscore.metrics.cost_estimator",
     "levenshtein": "toolscore.metrics.sequence",
     "load_forbidden_rules": "toolscore.metrics.policy",
     "redact_secrets": "toolscore.metrics.security",
@@ -67,9 +79,11 @@ _LAZY: dict[str, str] = {
 __all__ = [
     "calculate_argument_f1",
     "calculate_cost_attribution",
+    "calculate_cost_savings",
     "calculate_edit_distance",
     "calculate_invocation_accuracy",
     "calculate_latency",
+    "calculate_llm_cost",
     "calculate_partial_trajectory_accuracy",
     "calculate_redundant_call_rate",
     "calculate_required_call_recall",
@@ -81,7 +95,10 @@ __all__ = [
     "calculate_trajectory_accuracy",
     "call_matches_rule",
     "check_forbidden_calls",
+    "estimate_tokens",
+    "estimate_trace_cost",
     "find_secrets",
+    "format_cost",
     "levenshtein",
     "load_forbidden_rules",
     "redact_secrets",
