@@ -212,3 +212,14 @@ def test_extra_reports_are_written_and_junit_follows_fail_under(
     assert "> JUnit XML report: reports/r.xml" in result.output
     junit = (tmp_path / "reports" / "r.xml").read_text()
     assert 'failures="1"' in junit
+
+
+def test_python_dash_m_toolscore_runs_the_same_command() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "toolscore", "--version"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0
+    assert done.stdout.startswith("toolscore, version ")

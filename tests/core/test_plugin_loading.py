@@ -223,3 +223,37 @@ def test_entry_point_load_resolves_module_and_attribute() -> None:
         PluginEntryPoint("y", "toolscore.errors [extra]", "g", "d", "1").load().__name__
         == "toolscore.errors"
     )
+
+
+class _Describer:
+    """Answers for a hook it would have added itself, as toolscore-mcp does for lint rules."""
+
+    @toolscore.hookimpl
+    def toolscore_describe_provided(self, plugin_manager):  # type: ignore[no-untyped-def]
+        assert isinstance(plugin_manager, ToolscorePluginManager)
+        return {"fake_good": {"widgets": ["b_widget", "a_widget"]}, "nobody": {"widgets": ["x"]}}
+
+
+class _BrokenDescriber:
+    @toolscore.hookimpl
+    def toolscore_describe_provided(self):  # type: ignore[no-untyped-def]
+        raise RuntimeError("cannot describe")
+
+
+def test_what_plugins_add_through_a_plugins_own_hooks_is_listed_with_them() -> None:
+    pm = load()
+    pm.register(_Describer(), name="describer")
+    good = by_name(pm)["fake_good"]
+    assert good.provides["widgets"] == ("a_widget", "b_widget")
+    assert good.provides["metrics"] == ("fake_call_count",)  # what core's hooks found stays
+
+
+def test_a_describer_that_raises_never_breaks_the_listing_but_strict_mode_raises() -> None:
+    pm = load()
+    pm.register(_BrokenDescriber(), name="broken_describer")
+    assert by_name(pm)["fake_good"].status == "active"
+    strict = create_plugin_manager(load_entrypoints=False)
+    strict.strict = True
+    strict.register(_BrokenDescriber(), name="broken_describer")
+    with pytest.raises(PluginLoadError, match="cannot describe"):
+        strict.records()

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import toolscore
 from toolscore.plugins.manager import ToolscorePluginManager
-from toolscore_mcp.lint import LintRuleSpec, collect_lint_rules, lint_tools
+from toolscore_mcp.lint import LintRuleSpec, collect_lint_rules, lint_rules_by_plugin, lint_tools
 from toolscore_mcp.model import LintIssue, MCPToolDef
 from toolscore_mcp.sample_server import TOOLS as SAMPLE_TOOLS
 
@@ -191,6 +193,35 @@ def test_a_third_party_rule_registers_through_the_hook(pm: ToolscorePluginManage
     issues = lint_tools([tool(description="TODO describe this tool")], pm=pm)
     assert messages(issues) == [("get_thing", "warning", "description contains TODO")]
     assert issues[0].rule == "no-todo"
+
+
+def test_rules_are_listed_under_the_plugins_that_register_them(
+    pm: ToolscorePluginManager,
+) -> None:
+    class Plugin:
+        @toolscore.hookimpl
+        def toolscore_mcp_register_lint_rules(self):
+            yield LintRuleSpec("no-todo", lambda t, server: (), order=15)
+
+    pm.register(Plugin(), name="no-todo-plugin")
+    owners = lint_rules_by_plugin(pm)
+    assert owners["no-todo-plugin"] == ["no-todo"]
+    assert "tool-poisoning" in owners["toolscore_mcp"]  # built-ins under the shipping plugin
+    assert set(owners) == {"no-todo-plugin", "toolscore_mcp"}
+
+
+def test_plugins_list_shows_the_mcp_lint_rules() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "toolscore", "plugins", "list", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    records = {r["name"]: r for r in json.loads(done.stdout)["plugins"]}
+    rules = records["toolscore_mcp"]["provides"]["mcp_lint_rules"]
+    assert "tool-poisoning" in rules
+    assert rules == sorted(rules)
 
 
 def test_a_broken_rule_plugin_does_not_stop_lint(

@@ -10,7 +10,7 @@ Plugins import :data:`toolscore.hookimpl`, never pluggy itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from toolscore._markers import hookspec
@@ -211,3 +211,28 @@ def toolscore_evaluation_finished(result: EvaluationResult) -> None:
 
     .. versionadded:: 0.1
     """
+
+
+@hookspec
+def toolscore_describe_provided(
+    plugin_manager: ToolscorePluginManager,
+) -> Mapping[str, Mapping[str, Iterable[str]]]:
+    """Say what plugins provide through hooks that a plugin added itself.
+
+    ``toolscore plugins list`` shows, per plugin, what it registers through core's hooks. A
+    plugin that adds hooks of its own (with :func:`toolscore_add_hookspecs`) answers here for
+    them, so that plugins extending it are listed with what they add too. Called only by
+    ``toolscore plugins list``; an implementation that raises is reported as failed there.
+
+    :param plugin_manager: The manager whose plugins to describe.
+    :returns: ``{plugin name: {kind: names}}``; kinds are snake_case words shown as they are.
+
+    Example (toolscore-mcp's own answer)::
+
+        @toolscore.hookimpl
+        def toolscore_describe_provided(plugin_manager):
+            return {"my_rules": {"mcp_lint_rules": ["no-shouting"]}}
+
+    .. versionadded:: 0.1
+    """
+    return {}

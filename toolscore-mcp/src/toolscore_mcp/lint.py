@@ -24,6 +24,7 @@ __all__ = [
     "ServerText",
     "collect_lint_rules",
     "ensure_mcp_hooks",
+    "lint_rules_by_plugin",
     "lint_tools",
 ]
 
@@ -82,6 +83,27 @@ def collect_lint_rules(pm: Any = None) -> list[LintRuleSpec]:
     A plugin whose hook raises or returns something other than a ``LintRuleSpec`` is skipped
     with a warning on stderr; a second rule with an existing name is skipped the same way.
     """
+    rules, _, problems = _gather_rules(pm)
+    for problem in problems:
+        print(f"toolscore: {problem}", file=sys.stderr)
+    return sorted(rules.values(), key=lambda r: (r.scope != "tool", r.order, r.name))
+
+
+def lint_rules_by_plugin(pm: Any = None) -> dict[str, list[str]]:
+    """``{plugin name: rule names}`` of the registered rules (for ``toolscore plugins list``).
+
+    Built-in rules are listed under ``toolscore_mcp``, the plugin that ships them.
+    """
+    _, owners, _ = _gather_rules(pm)
+    out: dict[str, list[str]] = {}
+    for rule, plugin in owners.items():
+        owner = "toolscore_mcp" if plugin in BUILTIN_RULE_MODULES else plugin
+        out.setdefault(owner, []).append(rule)
+    return out
+
+
+def _gather_rules(pm: Any) -> tuple[dict[str, LintRuleSpec], dict[str, str], list[str]]:
+    """Rules by name, their plugins by rule name, and what had to be skipped (one line each)."""
     if pm is None:
         from toolscore.plugins import get_plugin_manager
 
@@ -89,6 +111,7 @@ def collect_lint_rules(pm: Any = None) -> list[LintRuleSpec]:
     ensure_mcp_hooks(pm)
     rules: dict[str, LintRuleSpec] = {}
     owners: dict[str, str] = {}
+    problems: list[str] = []
     caller = pm.hook.toolscore_mcp_register_lint_rules
     for impl in reversed(caller.get_hookimpls()):
         try:
@@ -97,22 +120,18 @@ def collect_lint_rules(pm: Any = None) -> list[LintRuleSpec]:
             if bad:
                 raise TypeError(f"returned {type(bad[0]).__name__}, expected LintRuleSpec")
         except Exception as exc:
-            print(
-                f"toolscore: lint rules of plugin {impl.plugin_name!r} skipped: {exc}",
-                file=sys.stderr,
-            )
+            problems.append(f"lint rules of plugin {impl.plugin_name!r} skipped: {exc}")
             continue
         for spec in produced:
             if spec.name in rules:
-                print(
-                    f"toolscore: lint rule {spec.name!r} is registered by both "
-                    f"{owners[spec.name]!r} and {impl.plugin_name!r}; keeping the first",
-                    file=sys.stderr,
+                problems.append(
+                    f"lint rule {spec.name!r} is registered by both {owners[spec.name]!r} "
+                    f"and {impl.plugin_name!r}; keeping the first"
                 )
                 continue
             rules[spec.name] = spec
             owners[spec.name] = impl.plugin_name
-    return sorted(rules.values(), key=lambda r: (r.scope != "tool", r.order, r.name))
+    return rules, owners, problems
 
 
 def lint_tools(

@@ -29,6 +29,17 @@ def toolscore_add_hookspecs(plugin_manager: Any) -> None:
 
 
 @hookimpl
+def toolscore_describe_provided(plugin_manager: Any) -> dict[str, dict[str, list[str]]]:
+    """List lint rules under the plugins that register them (``toolscore plugins list``)."""
+    from toolscore_mcp.lint import lint_rules_by_plugin
+
+    return {
+        plugin: {"mcp_lint_rules": rules}
+        for plugin, rules in lint_rules_by_plugin(plugin_manager).items()
+    }
+
+
+@hookimpl
 def toolscore_register_commands(cli: click.Group) -> None:
     """Add ``toolscore mcp list|lint|test|record`` and ``toolscore demo``."""
     from toolscore_mcp.cli import demo_command, mcp_group

@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 import sys
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from types import ModuleType
 from typing import Any, TypeVar
 
@@ -247,6 +247,7 @@ class ToolscorePluginManager(pluggy.PluginManager):
         registries: dict[str, Registry[Any]] = {
             kind: self._registry(kind, spec) for kind, spec in SPEC_KINDS.items()
         }
+        described = self._described()
         out: list[PluginRecord] = []
         for record in self._records.values():
             provides = {
@@ -256,11 +257,37 @@ class ToolscorePluginManager(pluggy.PluginManager):
             }
             if self._commands.get(record.name):
                 provides["commands"] = self._commands[record.name]
+            for kind, names in described.get(record.name, {}).items():
+                provides[kind] = names
             error = self._failed_in_registry.get(record.name)
             if error and record.status in ("active", "builtin"):
                 record = attrs.evolve(record, status="failed", error=error)
             out.append(attrs.evolve(record, provides=provides))
         return out
+
+    def _described(self) -> dict[str, dict[str, tuple[str, ...]]]:
+        """``toolscore_describe_provided`` answers, merged; a raising one marks its plugin."""
+        merged: dict[str, dict[str, tuple[str, ...]]] = {}
+        for impl in self.hook.toolscore_describe_provided.get_hookimpls():
+            try:
+                wanted = {"plugin_manager": self} if "plugin_manager" in impl.argnames else {}
+                answer = impl.function(**wanted)
+                if answer is None:
+                    continue
+                if not isinstance(answer, Mapping):
+                    raise TypeError(f"returned {type(answer).__name__}, expected a mapping")
+                for plugin, kinds in answer.items():
+                    for kind, names in kinds.items():
+                        if names:
+                            merged.setdefault(plugin, {})[kind] = tuple(sorted(names))
+            except Exception as exc:
+                self._failed_in_registry[impl.plugin_name] = _first_line(exc)
+                if self.strict:
+                    raise PluginLoadError(
+                        f"plugin {impl.plugin_name!r} failed to describe what plugins "
+                        f"provide: {_first_line(exc)}"
+                    ) from exc
+        return merged
 
 
 def _bind(function: Callable[..., Any]) -> Callable[[], Any]:
