@@ -204,3 +204,52 @@ def test_retry_after_forms() -> None:
     assert [policy.delay(n, None) for n in range(4)] == [0.5, 1.0, 2.0, 3.0]
     assert policy.delay(0, 60.0) == 3.0
     assert policy.delay(0, -5.0) == 0.0
+
+
+def _many(n: int) -> tuple[list, list]:
+    expected = calls(*[(f"tool_{i}", {"i": i}) for i in range(n)])
+    actual = calls(*[(f"tool_{i}" if i % 3 else f"other_{i}", {"i": i}) for i in range(n)])
+    return expected, actual
+
+
+def test_a_long_trace_is_judged_in_bounded_batches(
+    llm: FakeLLM, make_config: Callable[..., JudgeConfig], judge_pm: ToolscorePluginManager
+) -> None:
+    expected, actual = _many(23)
+    config = make_config("openai", max_batch_pairs=10)
+    result = run_judge(config, expected, actual, None, plugin_manager=judge_pm)
+    assert result is not None
+    sizes = [s.prompt.count("## Pair ") for s in llm.seen]
+    assert sizes == [10, 10, 3], "three requests, none over ten pairs"
+    assert result["per_call_scores"] == [0.5 if i % 3 == 0 else 1.0 for i in range(23)]
+    assert result["failed_pairs"] == 0
+
+
+def test_a_pair_over_the_character_budget_goes_alone(
+    llm: FakeLLM, make_config: Callable[..., JudgeConfig], judge_pm: ToolscorePluginManager
+) -> None:
+    expected = calls(("a", {"q": 1}), ("big", {"text": "x" * 5000}), ("c", {"q": 3}))
+    config = make_config("openai", max_batch_chars=2000)
+    result = run_judge(config, expected, expected, None, plugin_manager=judge_pm)
+    assert result is not None
+    assert [s.prompt.count("## Pair ") for s in llm.seen] == [1, 1, 1]
+    assert result["per_call_scores"] == [1.0, 1.0, 1.0]
+
+
+def test_a_later_batch_that_cannot_be_sent_keeps_the_verdicts_already_received(
+    llm: FakeLLM, make_config: Callable[..., JudgeConfig], judge_pm: ToolscorePluginManager
+) -> None:
+    expected, actual = _many(6)
+    llm.queue(Reply(), Reply(401))  # the first batch is judged, the second is refused
+    config = make_config("openai", max_batch_pairs=3, max_retries=0)
+    result = run_judge(config, expected, actual, None, plugin_manager=judge_pm)
+    assert result is not None
+    assert result["per_call_scores"][:3] == [0.5, 1.0, 1.0]
+    assert result["failed_pairs"] == 3
+    assert all(e.startswith("Evaluation failed: HTTP 401") for e in result["explanations"][3:])
+    # The verdicts received were cached: a rerun asks only for the three that failed.
+    llm.seen.clear()
+    again = run_judge(config, expected, actual, None, plugin_manager=judge_pm)
+    assert again is not None
+    assert again["cache_hits"] == 3
+    assert [s.prompt.count("## Pair ") for s in llm.seen] == [3]

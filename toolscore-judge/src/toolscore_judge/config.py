@@ -90,6 +90,13 @@ class JudgeConfig:
     )
     #: Upper bound on the length of the judge's answer (tokens), where the API asks for one.
     max_tokens: int = attrs.field(default=4096, kw_only=True, validator=attrs.validators.gt(0))
+    #: Most pairs judged in one request; more pairs go out in several requests, so that a
+    #: long trace neither overflows the model's context nor truncates its answer.
+    max_batch_pairs: int = attrs.field(default=25, kw_only=True, validator=attrs.validators.gt(0))
+    #: Most characters of rendered pairs in one request (a larger pair goes out alone).
+    max_batch_chars: int = attrs.field(
+        default=40_000, kw_only=True, validator=attrs.validators.gt(0)
+    )
 
     def resolve_provider(self) -> str:
         """The provider this config talks to.

@@ -3,15 +3,17 @@
 For the pairs it is given (core pairs them from the alignment), :class:`BatchJudge`:
 
 1. looks each pair up in the verdict cache (a fully cached run sends nothing and needs no key);
-2. asks for every remaining distinct pair in ONE request;
-3. keeps each usable verdict of that answer and asks again, one pair at a time, only for the
+2. asks for the remaining distinct pairs in batched requests: one for a usual trace, several
+   of at most ``max_batch_pairs`` pairs and ``max_batch_chars`` characters for a long one;
+3. keeps each usable verdict of an answer and asks again, one pair at a time, only for the
    pairs the answer left out or garbled;
 4. stores the fresh verdicts, and reports verdicts other judge models left for the same pairs
    as ``judge_drift`` (and a :class:`JudgeDriftWarning`) instead of changing scores silently.
 
-A transport failure of the batched request (after the retries) raises
+A transport failure of the first batched request (after the retries) raises
 :class:`~toolscore_judge.transport.JudgeRequestError`; core records it in
-``semantic_metrics["error"]`` and the evaluation goes on.
+``semantic_metrics["error"]`` and the evaluation goes on. After a later one, the verdicts
+already received are kept (and cached) and the pairs left are reported as failed.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ def semantic_score(scores: Sequence[float], gold_count: int, trace_count: int) -
 
 
 class BatchJudge:
-    """A judge for one provider: cache, one batched request, per-pair fallback."""
+    """A judge for one provider: cache, batched requests, per-pair fallback."""
 
     def __init__(self, config: JudgeConfig, backend_type: type[Backend], provider: str) -> None:
         self.config = config
@@ -76,31 +78,44 @@ class BatchJudge:
         self, backend: Backend, pairs: Sequence[str]
     ) -> tuple[dict[int, Verdict], dict[int, str]]:
         """Verdicts for ``pairs`` (distinct canonical pairs), and failure notes for the rest."""
-        answer = backend.complete(SYSTEM_PROMPT, batch_prompt(pairs))
-        try:
-            verdicts = parse_batch(answer, len(pairs))
-        except AnswerError:
-            verdicts = {}
+        verdicts: dict[int, Verdict] = {}
         failures: dict[int, str] = {}
-        broken: str | None = None  # a transport failure stops further one-by-one requests
-        for index, pair in enumerate(pairs):
-            if index in verdicts:
-                continue
-            if broken is not None:
-                failures[index] = broken
-                continue
-            try:
-                answer = backend.complete(SYSTEM_PROMPT, pair_prompt(pair))
-            except JudgeRequestError as exc:
-                broken = failures[index] = f"Evaluation failed: {exc}"
-                continue
-            if not answer.strip():
-                failures[index] = NO_RESPONSE
-                continue
-            try:
-                verdicts[index] = parse_single(answer)
-            except AnswerError as exc:
-                failures[index] = f"Evaluation failed: {exc}"
+        broken: str | None = None  # a transport failure stops every further request
+        batches = _batches(pairs, self.config.max_batch_pairs, self.config.max_batch_chars)
+        for batch in batches:
+            if broken is None:
+                try:
+                    answer = backend.complete(
+                        SYSTEM_PROMPT, batch_prompt([pairs[i] for i in batch])
+                    )
+                except JudgeRequestError as exc:
+                    if batch.start == 0:
+                        raise
+                    broken = f"Evaluation failed: {exc}"
+                else:
+                    try:
+                        found = parse_batch(answer, len(batch))
+                    except AnswerError:
+                        found = {}
+                    verdicts.update((batch.start + k, verdict) for k, verdict in found.items())
+            for index in batch:
+                if index in verdicts:
+                    continue
+                if broken is not None:
+                    failures[index] = broken
+                    continue
+                try:
+                    answer = backend.complete(SYSTEM_PROMPT, pair_prompt(pairs[index]))
+                except JudgeRequestError as exc:
+                    broken = failures[index] = f"Evaluation failed: {exc}"
+                    continue
+                if not answer.strip():
+                    failures[index] = NO_RESPONSE
+                    continue
+                try:
+                    verdicts[index] = parse_single(answer)
+                except AnswerError as exc:
+                    failures[index] = f"Evaluation failed: {exc}"
         return verdicts, failures
 
     # -- the Judge protocol ------------------------------------------------------------------
@@ -214,3 +229,17 @@ class BatchJudge:
             stacklevel=2,
         )
         return drift
+
+
+def _batches(pairs: Sequence[str], max_pairs: int, max_chars: int) -> list[range]:
+    """Consecutive runs of ``pairs`` within both limits; a pair over ``max_chars`` goes alone."""
+    out: list[range] = []
+    start = size = 0
+    for index, pair in enumerate(pairs):
+        if index > start and (index - start >= max_pairs or size + len(pair) > max_chars):
+            out.append(range(start, index))
+            start, size = index, 0
+        size += len(pair)
+    if pairs:
+        out.append(range(start, len(pairs)))
+    return out
