@@ -118,3 +118,39 @@ def test_explicit_names_are_judged_only_when_the_whole_suite_ran(project: pytest
     result = project.runpytest("--toolscore-unused=warn", "test_app.py")
     result.stdout.fnmatch_lines(["toolscore: 2 unused snapshots *"])
     result.stdout.no_fnmatch_line("*(orphan)*")
+
+
+DIRECT = """
+import os
+from pathlib import Path
+
+from toolscore.snapshots import SnapshotStore, snapshot_check
+
+STORE = SnapshotStore(Path(__file__).parent / ".toolscore" / "snapshots")
+
+def test_direct():
+    if os.environ.get("BREAK_DIRECT"):
+        raise RuntimeError("broken before the snapshot call")
+    snapshot_check("checked-directly", [{"tool": "direct"}], store=STORE)
+"""
+
+
+def test_snapshots_checked_without_the_fixture_are_used(project: pytest.Pytester) -> None:
+    project.makepyfile(test_direct=DIRECT)
+    project.runpytest("test_direct.py", "--toolscore-update").assert_outcomes(passed=1)
+    result = project.runpytest("--toolscore-unused=delete")
+    result.assert_outcomes(passed=4)
+    result.stdout.fnmatch_lines(["toolscore: deleted 3 unused snapshots:"])
+    assert "checked-directly" in names(project)
+
+
+def test_a_failing_test_keeps_every_explicitly_named_snapshot(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project.makepyfile(test_direct=DIRECT)
+    project.runpytest("test_direct.py", "--toolscore-update").assert_outcomes(passed=1)
+    monkeypatch.setenv("BREAK_DIRECT", "1")
+    result = project.runpytest("--toolscore-unused=delete")
+    result.assert_outcomes(passed=3, failed=1)
+    # The failing test uses no fixture, yet it may have been about to check any named snapshot.
+    assert {"checked-directly", "orphan"} <= names(project)

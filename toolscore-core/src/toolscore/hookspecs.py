@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 from toolscore._markers import hookspec
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import click
 
     from toolscore.plugins.manager import ToolscorePluginManager
@@ -208,6 +210,27 @@ def toolscore_evaluation_finished(result: EvaluationResult) -> None:
         @toolscore.hookimpl
         def toolscore_evaluation_finished(result):
             metrics_log.append(result.score)
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec
+def toolscore_snapshot_used(name: str, path: Path) -> None:
+    """Observe a snapshot check, before it runs and whatever its outcome.
+
+    Called by every ``snapshot_check()`` and ``toolscore_snapshot`` fixture call. The pytest
+    plugin's unused-snapshot check (``--toolscore-unused``) listens here, so that snapshots a
+    test checks without the fixture are never reported, or deleted, as unused.
+
+    :param name: The snapshot's name.
+    :param path: The file that holds (or will hold) it.
+
+    Example::
+
+        @toolscore.hookimpl
+        def toolscore_snapshot_used(name, path):
+            seen.add(name)
 
     .. versionadded:: 0.1
     """

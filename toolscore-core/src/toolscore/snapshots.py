@@ -563,13 +563,18 @@ def run_snapshot(
     weights: dict[str, float] | None = None,
     strict: bool = False,
 ) -> SnapshotOutcome:
-    """Run the snapshot state machine and say what happened (see :func:`snapshot_check`)."""
+    """Run the snapshot state machine and say what happened (see :func:`snapshot_check`).
+
+    Observers of ``toolscore_snapshot_used`` hear of the check first, whatever its outcome.
+    """
     from toolscore.integrations import auto_extract
+    from toolscore.plugins import get_plugin_manager
 
     store = store if store is not None else SnapshotStore()
+    path = store.path_for(name)
+    get_plugin_manager().snapshot_used(name, path)
     calls = auto_extract(actual)
     recorded = recordable_calls(actual, calls)
-    path = store.path_for(name)
     existing = store.load(name)
 
     if update:

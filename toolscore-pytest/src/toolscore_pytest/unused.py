@@ -2,12 +2,15 @@
 
 Like syrupy, the check only runs when the whole session ran: no ``-k``/``-m`` or other
 deselection, no node ids on the command line, no early stop. Within such a run a snapshot is
-*unused* when the fixture never checked it and:
+*unused* when no test checked it and:
 
 - its name is a node id (``tests/test_a.py::test_x``, ``...-2``) whose test file was collected,
   and that test did not fail or skip (a failing test may not have reached its snapshot call);
-- or it has any other name (explicit ``name=`` or ``toolscore record --from-trace``), the run
-  was not narrowed to some paths, and no snapshot test failed or skipped.
+- or it has any other name (explicit ``name=``, ``snapshot_check()`` or ``toolscore record
+  --from-trace``), the run was not narrowed to some paths, and no test failed or skipped.
+
+Checks made without the fixture (``snapshot_check()`` in a test) count too: the tracker
+listens to core's ``toolscore_snapshot_used`` hook.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from toolscore import hookimpl
 
 from toolscore_pytest.state import UNUSED_LINES, state_for
 
@@ -65,7 +69,8 @@ def find_unused(
                 continue
             if any(_owned_by(name, nodeid) for nodeid in troubled):
                 continue
-        elif not whole_suite or troubled:
+        elif not whole_suite or state.not_passed:
+            # Any failed or skipped test may have stopped before a snapshot_check() call.
             continue
         unused.append((path, name))
     return unused
@@ -104,10 +109,23 @@ class UnusedTracker:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         self.state = state_for(config)
+        self._listener: _UsedListener | None = None
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
+        # Tests may call snapshot_check() without the fixture: hear of those checks too.
+        from toolscore.plugins import get_plugin_manager
+
+        self._listener = _UsedListener(self.state)
+        get_plugin_manager().register(self._listener, name=_LISTENER_NAME)
         if any("::" in str(arg) for arg in self.config.args):
             self.state.partial = True
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        if self._listener is not None:
+            from toolscore.plugins import get_plugin_manager
+
+            get_plugin_manager().unregister(self._listener)
+            self._listener = None
 
     def pytest_deselected(self, items: list[pytest.Item]) -> None:
         if items:
@@ -153,3 +171,17 @@ class UnusedTracker:
             delete_files(unused)
         elif mode == "fail" and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+_LISTENER_NAME = "toolscore-pytest-snapshot-listener"
+
+
+class _UsedListener:
+    """A toolscore plugin that notes every snapshot checked, with or without the fixture."""
+
+    def __init__(self, state: SessionState) -> None:
+        self.state = state
+
+    @hookimpl
+    def toolscore_snapshot_used(self, name: str) -> None:
+        self.state.used.add(name)

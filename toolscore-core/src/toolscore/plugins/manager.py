@@ -240,6 +240,9 @@ class ToolscorePluginManager(pluggy.PluginManager):
     def evaluation_finished(self, result: Any) -> None:
         self.hook.toolscore_evaluation_finished(result=result)
 
+    def snapshot_used(self, name: str, path: Any) -> None:
+        self.hook.toolscore_snapshot_used(name=name, path=path)
+
     # -- provenance --------------------------------------------------------------------------
 
     def records(self) -> list[PluginRecord]:
