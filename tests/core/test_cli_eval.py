@@ -223,3 +223,33 @@ def test_python_dash_m_toolscore_runs_the_same_command() -> None:
     )
     assert done.returncode == 0
     assert done.stdout.startswith("toolscore, version ")
+
+
+UNREADABLE = {
+    "calls": [
+        {"tool": "get_weather", "args": {"city": "NYC"}},
+        {
+            "tool": "send_email",
+            "args": {"raw": '{"to": "u'},
+            "metadata": {"args_parse_error": "invalid JSON arguments: Unterminated string"},
+        },
+    ]
+}
+
+
+def test_arguments_that_could_not_be_read_are_reported_not_hidden(tmp_path: Path) -> None:
+    gold = write(tmp_path / "gold.json", GOLD)
+    trace = write(tmp_path / "trace.json", UNREADABLE)
+    result = run(["eval", str(gold), str(trace)], tmp_path)
+    assert result.exit_code == 0, result.output
+    warning = (
+        f"Warning: {trace}: call 2 (send_email): arguments could not be read "
+        "(invalid JSON arguments: Unterminated string); scored as the raw text"
+    )
+    assert warning in result.stderr.replace("\n", " ").replace("  ", " ")
+    assert "`send_email` was sent arguments that could not be read" in result.stdout
+    checked = run(["validate", str(trace)], tmp_path)
+    assert checked.exit_code == 0
+    assert "Warning: call 2 (send_email): arguments could not be read" in checked.stdout.replace(
+        "\n", " "
+    )

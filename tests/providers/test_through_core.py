@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 import toolscore
 from providers_support import FIXTURES, load_fixture, summary
@@ -41,3 +47,40 @@ def test_evaluate_reads_a_message_list_that_starts_with_the_user() -> None:
     result = toolscore.evaluate(expected, actual)
     assert result.selection_accuracy == 1.0
     assert result.argument_f1 == 1.0
+
+
+def test_eval_reports_arguments_a_model_truncated(tmp_path: Path) -> None:
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps([{"tool": "book", "args": {"city": "Paris"}}]))
+    trace = tmp_path / "trace.json"
+    cut = {"name": "book", "arguments": '{"city": "Pari'}  # a stream cut off mid-string
+    trace.write_text(
+        json.dumps(
+            {
+                "choices": [
+                    {
+                        "message": {
+                            "role": "assistant",
+                            "tool_calls": [{"id": "c1", "type": "function", "function": cut}],
+                        }
+                    }
+                ]
+            }
+        )
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "toolscore", "eval", str(gold), str(trace), "-o", "r.json"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "250"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert (
+        f"Warning: {trace}: call 1 (book): arguments could not be read (invalid JSON "
+        "arguments: Unterminated string starting at: line 1 column 10 (char 9)); "
+        "scored as the raw text"
+    ) in done.stderr
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["summary"]["score"] < 1.0

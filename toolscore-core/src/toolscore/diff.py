@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
+from toolscore.input_checks import argument_problem
+
 if TYPE_CHECKING:
     from toolscore.model import ToolCall
     from toolscore.result import EvaluationResult
@@ -43,6 +45,10 @@ _FIX_ARGS = (
     "ANY/Regex if the value may vary."
 )
 _FIX_EXTRA = "Remove the redundant call, or add it to the expected spec if it is intended."
+_FIX_UNPARSED = (
+    "The model wrote malformed arguments: look for a truncated response (max_tokens) or "
+    "turn on the provider's strict/structured tool calling."
+)
 
 
 @attrs.frozen
@@ -201,6 +207,17 @@ def build_eval_fix_list(
             )
         elif row.status == "mismatch" and row.expected is not None:
             tool = row.expected.tool
+            problem = argument_problem(row.actual) if row.actual is not None else None
+            if problem is not None:
+                suggestions.append(
+                    FixSuggestion(
+                        tool,
+                        f"`{tool}` was sent arguments that could not be read ({problem})",
+                        _FIX_UNPARSED,
+                        2,
+                    )
+                )
+                continue
             detail = _ascii("; ".join(row.problems))
             suggestions.append(
                 FixSuggestion(

@@ -42,3 +42,7 @@ def command(ctx: click.Context, trace_file: Path, trace_format: str) -> None:
     if calls:
         console.print(f"First tool: {calls[0].tool}", markup=False)
         console.print(f"First args: {dict(calls[0].actual_args)!r}", markup=False)
+    from toolscore.input_checks import argument_problems
+
+    for line in argument_problems(calls):
+        console.print(f"Warning: {line}", style="yellow", markup=False)
