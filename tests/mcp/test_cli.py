@@ -168,6 +168,35 @@ def test_http_server_through_the_cli(fresh_http_url: str) -> None:
     assert "broken_lookup  fails on valid input (Error executing tool broken_lookup)" in done.stdout
 
 
+def test_a_url_given_as_the_command_reaches_the_remote_server(fresh_http_url: str) -> None:
+    done = run_cli(
+        "mcp",
+        "list",
+        fresh_http_url,
+        "--header",
+        "Authorization=Bearer s3cret",
+        "--timeout",
+        "10",
+    )
+    assert done.returncode == 0, done.stderr
+    assert "broken_lookup" in done.stdout
+
+
+def test_a_refused_connection_says_so() -> None:
+    import socket
+
+    with socket.socket() as probe:  # a port that nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    done = run_cli("mcp", "test", f"http://127.0.0.1:{port}/mcp", "--timeout", "10")
+    assert done.returncode == 1
+    message = done.stderr.strip()
+    assert message.startswith(
+        f"ERROR Failed to test MCP server: Could not connect to MCP server at http://127.0.0.1:{port}/mcp: "
+    )
+    assert "cancel" not in message.lower()  # the transport's reason, not the cancellation
+
+
 @pytest.mark.requires("toolscore_providers")  # the MCP session format is read by its extractor
 def test_record_proxies_and_writes_a_session_that_scores(tmp_path: Path) -> None:
     session = tmp_path / "rec" / "session.json"

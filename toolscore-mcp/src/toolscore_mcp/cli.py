@@ -20,6 +20,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 _GRADES = ("A", "B", "C", "D", "F")
 _ENV_REF = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}")
+#: A lone COMMAND that is a URL is taken as ``--url`` (as the MCP Inspector does).
+_URL = re.compile(r"https?://\S+$", re.IGNORECASE)
 DEMO_HINT = (
     "That's the health-check. Now point it at your own server: "
     'toolscore mcp test "python your_server.py"'
@@ -119,6 +121,9 @@ def _resolve_target(
 
     from toolscore_mcp.client import ServerTarget, command_from_tokens
 
+    if not url and len(command) == 1 and _URL.match(command[0].strip()):
+        # `toolscore mcp test https://host/mcp`: a URL is never a launch command.
+        url, command = command[0].strip(), ()
     given = [
         name for name, value in (("command", command), ("url", url), ("config", config)) if value
     ]
@@ -394,7 +399,7 @@ def test_command(
     """Run the full scorecard against an MCP server.
 
     COMMAND is the server's launch command as one quoted string ("python server.py"), or
-    several words after --; or use --url for a remote server, or --config.
+    several words after --; a URL (or --url) for a remote server; or --config.
     """
     if fail_under is not None and fail_under.upper() not in _GRADES:
         _fail(f"--fail-under must be one of A-F, got {fail_under!r}.", 2)

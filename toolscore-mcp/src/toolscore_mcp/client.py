@@ -76,6 +76,13 @@ def _leaf(exc: BaseException) -> BaseException:
     return exc
 
 
+def _is_cancellation(exc: BaseException) -> bool:
+    """A cancelled wait, which says nothing about why (anyio or asyncio flavour)."""
+    import asyncio
+
+    return isinstance(exc, asyncio.CancelledError) or type(exc).__name__ == "Cancelled"
+
+
 def _one_line(text: str) -> str:
     return " ".join(text.split())
 
@@ -174,12 +181,14 @@ class MCPConnection(ConnectionBase):
         try:
             await self._open()
         except BaseException as exc:
-            await self._close_quietly()
+            closing = await self._close_quietly()
             leaf = _leaf(exc)
             if isinstance(leaf, MCPError):
                 raise leaf from None
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise
+            if _is_cancellation(leaf) and closing is not None:
+                leaf = _leaf(closing)  # the transport's own error: refused, not found, TLS...
             raise self._launch_error(leaf) from None
         return self
 
@@ -207,14 +216,20 @@ class MCPConnection(ConnectionBase):
         with contextlib.suppress(OSError):
             os.killpg(self._pid, signal.SIGKILL)
 
-    async def _close_quietly(self) -> None:
+    async def _close_quietly(self) -> BaseException | None:
+        """Close everything, swallowing errors; returns the first one (it may say more than
+        the error that made us close: a refused connection surfaces only here)."""
         self.closed = True
-        with contextlib.suppress(Exception, BaseExceptionGroup):
+        swallowed: BaseException | None = None
+        try:
             await self._stack.aclose()
+        except (Exception, BaseExceptionGroup) as exc:
+            swallowed = exc
         if self._stderr is not None:
             with contextlib.suppress(OSError):
                 self._stderr.close()
             self._stderr = None
+        return swallowed
 
     async def _open(self) -> None:
         from toolscore_mcp.sdk import load_client_modules
