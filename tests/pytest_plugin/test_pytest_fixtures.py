@@ -148,3 +148,30 @@ def test_registering_after_a_first_evaluation_still_counts(register_toolscore_pl
     assert "answer" not in toolscore.evaluate([{"tool": "a"}], [{"tool": "a"}]).metrics
     register_toolscore_plugin(Plugin())
     assert toolscore.evaluate([{"tool": "a"}], [{"tool": "a"}]).metrics["answer"] == 42
+
+
+def test_a_failed_check_reads_as_its_score_line_in_the_short_summary(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "300")  # room for the whole line
+    pytester.makepyfile(
+        """
+        from toolscore import assert_tools
+
+        def test_agent():
+            assert_tools(
+                [{"tool": "search", "args": {"q": "x", "limit": 5}}],
+                [{"tool": "search", "args": {"q": "x", "limit": 50}}],
+            )
+        """
+    )
+    result = pytester.runpytest("-rf", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "FAILED test_a_failed_check_reads_as_its_score_line_in_the_short_summary.py::test_agent"
+            " - ToolScoreAssertionError: score 0.85 < 0.90 required  ·  selection 1.00  ·  "
+            "args 0.50  ·  sequence 1.00",
+        ]
+    )
+    result.stdout.fnmatch_lines(["*Expected vs Actual Tool Calls*"])  # the table is still shown

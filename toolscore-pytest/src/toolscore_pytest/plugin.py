@@ -102,6 +102,33 @@ def pytest_testnodedown(node: Any, error: object) -> None:
         _state(node.config).merge_workeroutput(data)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Give a failed tool-call check a one-line crash message: its score line.
+
+    The assertion's message is a whole expected-vs-actual table; pytest's short summary
+    (``FAILED test_x.py::test_y - ...``) and ``--tb=line`` show the crash message, where the
+    score line (``score 0.90 < 1.00 required · selection 1.00 · args 0.67 · ...``) says more
+    in less room. The full table still shows in the failure's traceback section.
+    """
+    report = yield
+    error = call.excinfo.value if call.excinfo is not None else None
+    crash = getattr(report.longrepr, "reprcrash", None)
+    if (
+        crash is not None
+        and type(error).__name__ == "ToolScoreAssertionError"
+        and type(error).__module__.startswith("toolscore")
+    ):
+        crash.message = f"ToolScoreAssertionError: {_score_line(str(error))}"
+    return report
+
+
+def _score_line(message: str) -> str:
+    """The ``score ...`` line of a tool-call assertion message, else its first line."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    return next((line for line in lines if line.startswith("score ")), lines[0] if lines else "")
+
+
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     state_module = sys.modules.get("toolscore_pytest.state")
     if state_module is None:  # nothing of ours ran in this session: import nothing
