@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from toolscore.cli.options import progress_verbose_option, trace_format_option
-from toolscore.cli.output import fail, handled_errors
+from toolscore.cli.output import fail, handled_errors, warn_unreadable_arguments
 
 
 @click.command(name="compare")
@@ -93,6 +93,7 @@ def command(
                 judge=False,
                 plugin_manager=pm,
             )
+            warn_unreadable_arguments(trace, results[name].trace_calls)
         comparison = compare_models(results)
         print_comparison_table(comparison, console)
         path = save_comparison_report(comparison, output)

@@ -126,7 +126,7 @@ def command(
 ) -> None:
     """Evaluate an agent trace against gold standard."""
     from toolscore.cli import plugin_manager_for
-    from toolscore.cli.output import stdout_console
+    from toolscore.cli.output import stdout_console, warn_unreadable_arguments
 
     pm = plugin_manager_for(ctx)
     console = stdout_console()
@@ -175,7 +175,7 @@ def command(
                 if name in extra_reports:
                     console.print(f"> {label} report saved to: {extra_reports[name]}", markup=False)
         _print_summary(result, console, verbose)
-        _warn_about_arguments(trace_file, result.trace_calls)
+        warn_unreadable_arguments(trace_file, result.trace_calls)
         if save_baseline is not None:
             from toolscore.baseline import save_baseline as write_baseline
 
@@ -187,18 +187,6 @@ def command(
             console.print(f"> {label} report: {extra_reports[name]}", markup=False)
     console.print()
     _gates(result, fail_on_violations, fail_under)
-
-
-def _warn_about_arguments(trace_file: Path, calls: Any) -> None:
-    """On stderr: calls whose arguments were not JSON (scored as raw text, see input_checks)."""
-    from toolscore.cli.output import stderr_console
-    from toolscore.input_checks import argument_problems
-
-    problems = argument_problems(calls)
-    if problems:
-        console = stderr_console()
-        for line in problems:
-            console.print(f"Warning: {trace_file}: {line}", style="yellow", markup=False)
 
 
 def _judge_option(

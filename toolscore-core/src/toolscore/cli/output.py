@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, NoReturn
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from toolscore.model import ToolCall
+
 
 class ExitCode(enum.IntEnum):
     """Documented exit codes of every toolscore command."""
@@ -43,6 +45,18 @@ def error_line(message: str) -> None:
     text.append("ERROR", style="bold red")
     text.append(" " + message)
     console.print(text)
+
+
+def warn_unreadable_arguments(trace_file: object, calls: Sequence[ToolCall]) -> None:
+    """On stderr, one ``Warning:`` line per call of ``trace_file`` whose arguments could not
+    be decoded (they are scored as the raw text; see :mod:`toolscore.input_checks`)."""
+    from toolscore.input_checks import argument_problems
+
+    problems = argument_problems(calls)
+    if problems:
+        console = stderr_console()
+        for line in problems:
+            console.print(f"Warning: {trace_file}: {line}", style="yellow", markup=False)
 
 
 def fail(message: str, code: ExitCode = ExitCode.ERROR) -> NoReturn:

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from toolscore.cli.options import progress_verbose_option, trace_format_option
-from toolscore.cli.output import ExitCode, handled_errors
+from toolscore.cli.output import ExitCode, handled_errors, warn_unreadable_arguments
 
 #: Exit code when a metric regressed.
 EXIT_REGRESSION = 1
@@ -94,6 +94,7 @@ def command(
             judge=False,
             plugin_manager=pm,
         )
+        warn_unreadable_arguments(trace_file, result.trace_calls)
         comparison = compare_to_baseline(result, baseline, threshold, gold_file)
         print_comparison_result(comparison, console)
         if output is not None:
