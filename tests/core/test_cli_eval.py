@@ -248,7 +248,7 @@ def test_arguments_that_could_not_be_read_are_reported_not_hidden(tmp_path: Path
     )
     assert warning in result.stderr.replace("\n", " ").replace("  ", " ")
     assert "`send_email` was sent arguments that could not be read" in result.stdout
-    compared = run(["compare", str(gold), str(trace), str(trace)], tmp_path)
+    compared = run(["compare", str(gold), str(trace), str(trace), "-n", "a", "-n", "b"], tmp_path)
     assert compared.exit_code == 0, compared.output
     assert compared.stderr.count("call 2 (send_email): arguments could not be read") == 2
     checked = run(["validate", str(trace)], tmp_path)
