@@ -133,3 +133,7 @@ def test_cli_judge_error_with_markdown_report_exits_0(
     assert "Semantic Evaluation" in markdown
     assert "API key required for provider 'openai'" in markdown
     assert _semantic(tmp_path / "toolscore.json")["semantic_score"] is None
+    # The console says so too, on stderr (stdout stays the reference's summary).
+    assert "Warning: LLM judge: API key required for provider 'openai'" in " ".join(
+        result.stderr.split()
+    )

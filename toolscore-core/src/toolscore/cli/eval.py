@@ -126,7 +126,11 @@ def command(
 ) -> None:
     """Evaluate an agent trace against gold standard."""
     from toolscore.cli import plugin_manager_for
-    from toolscore.cli.output import stdout_console, warn_unreadable_arguments
+    from toolscore.cli.output import (
+        stdout_console,
+        warn_judge_error,
+        warn_unreadable_arguments,
+    )
 
     pm = plugin_manager_for(ctx)
     console = stdout_console()
@@ -176,6 +180,7 @@ def command(
                     console.print(f"> {label} report saved to: {extra_reports[name]}", markup=False)
         _print_summary(result, console, verbose)
         warn_unreadable_arguments(trace_file, result.trace_calls)
+        warn_judge_error(result.metrics)
         if save_baseline is not None:
             from toolscore.baseline import save_baseline as write_baseline
 

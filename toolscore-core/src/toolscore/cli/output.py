@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, NoReturn
 
@@ -57,6 +57,18 @@ def warn_unreadable_arguments(trace_file: object, calls: Sequence[ToolCall]) -> 
         console = stderr_console()
         for line in problems:
             console.print(f"Warning: {trace_file}: {line}", style="yellow", markup=False)
+
+
+def warn_judge_error(metrics: Mapping[str, object]) -> None:
+    """On stderr, why the LLM judge gave no score (a missing key, an HTTP error), if it did not.
+
+    The evaluation goes on without it and the reports record the error; without this line a
+    user who asked for ``--llm-judge`` would see no sign of it in the console summary.
+    """
+    semantic = metrics.get("semantic_metrics")
+    error = semantic.get("error") if isinstance(semantic, Mapping) else None
+    if error:
+        stderr_console().print(f"Warning: LLM judge: {error}", style="yellow", markup=False)
 
 
 def fail(message: str, code: ExitCode = ExitCode.ERROR) -> NoReturn:
