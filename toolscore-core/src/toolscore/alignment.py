@@ -430,7 +430,7 @@ class _Rows:
             if name not in got:
                 return False
             value = got[name]
-            if not strict and type(want) in _CONTAINER_TYPES:
+            if not strict and type(want) in _CONTAINER_TYPES:  # as in _compare: plain ==
                 if want != value:
                     return False
             elif not values_match(want, value, strict=strict):

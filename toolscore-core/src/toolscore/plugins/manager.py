@@ -260,8 +260,7 @@ class ToolscorePluginManager(pluggy.PluginManager):
             }
             if self._commands.get(record.name):
                 provides["commands"] = self._commands[record.name]
-            for kind, names in described.get(record.name, {}).items():
-                provides[kind] = names
+            provides.update(described.get(record.name, {}))
             error = self._failed_in_registry.get(record.name)
             if error and record.status in ("active", "builtin"):
                 record = attrs.evolve(record, status="failed", error=error)
