@@ -14,6 +14,7 @@ import attrs
 from toolscore.diff import FixSuggestion
 
 __all__ = [
+    "Attempt",
     "FixSuggestion",
     "LintIssue",
     "MCPToolDef",
@@ -21,6 +22,7 @@ __all__ = [
     "Scenario",
     "ScenarioResult",
     "ServerDetails",
+    "SetupCall",
 ]
 
 Severity = Literal["error", "warning"]
@@ -100,6 +102,14 @@ class ServerDetails:
 
 
 @attrs.frozen
+class SetupCall:
+    """A call another scenario depends on: made (and its output harvested) before it."""
+
+    tool: str
+    arguments: dict[str, Any] = attrs.field(factory=dict)
+
+
+@attrs.frozen
 class Scenario:
     """One planned tool call."""
 
@@ -107,6 +117,22 @@ class Scenario:
     arguments: dict[str, Any]
     kind: ScenarioKind
     description: str
+    #: Calls that produced values this one uses (ids, paths), in the order they ran.
+    setup: tuple[SetupCall, ...] = ()
+    #: Where each argument's value came from: ``scenario-file``, ``recorded``, ``schema``,
+    #: ``description``, ``meaning``, ``harvested``, ``generated``, ``repair``.
+    evidence: dict[str, str] = attrs.field(factory=dict, eq=False)
+    #: What the result must look like (from a scenario file), or None.
+    expect: Any = attrs.field(default=None, eq=False)
+
+
+@attrs.frozen
+class Attempt:
+    """One rejected try of a scenario, and what was changed for the next one."""
+
+    arguments: dict[str, Any]
+    detail: str
+    repair: str = ""
 
 
 @attrs.frozen
@@ -130,6 +156,13 @@ class ScenarioResult:
     finding: str | None = None
     #: The argument our input got wrong (for ``inconclusive``), when we could tell.
     argument: str | None = None
+    #: For a failed happy path: ``defect``, ``rejected-input`` or ``environment``.
+    category: str | None = None
+    #: What an ``environment`` result lacked: ``network``, ``credentials``, ``rate-limit``,
+    #: ``binary``; for ``rejected-input``: ``setup`` when the server blamed missing state.
+    needs: str | None = None
+    #: Earlier tries of this scenario that were rejected and repaired (oldest first).
+    attempts: tuple[Attempt, ...] = ()
 
 
 @attrs.frozen
