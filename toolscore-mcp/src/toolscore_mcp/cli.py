@@ -7,10 +7,11 @@ line, ``ERROR <message>``, with exit code 2 for usage problems and 1 otherwise.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
@@ -382,6 +383,39 @@ def _write_sarif(path: Path, issues: Sequence[Any], server_name: str, artifact: 
         "(a tool that fails on valid input, a crash or hang, or a schema error)."
     ),
 )
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="With --ci: also fail on inconclusive happy paths (rejected input, missing network or setup).",
+)
+@click.option(
+    "--startup-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    help="Seconds the server may take to start and answer initialize (apart from --timeout).",
+)
+@click.option(
+    "--scenarios",
+    "scenarios_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A scenario file (YAML or JSON): arguments, setup calls, expectations and skips per tool.",
+)
+@click.option(
+    "--save-scenarios",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a starter scenario file from what this run learned (arguments that worked).",
+)
+@click.option(
+    "--recorded",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="An 'mcp record' session: arguments that worked there are tried first.",
+)
+@click.option(
+    "--no-sandbox",
+    is_flag=True,
+    help="Do not create the run's sandbox (files, git repository, database, loopback web server).",
+)
 @click.pass_context
 def test_command(
     ctx: click.Context,
@@ -393,10 +427,20 @@ def test_command(
     output: Path | None,
     fail_under: str | None,
     ci: bool,
+    strict: bool,
+    startup_timeout: float,
+    scenarios_file: Path | None,
+    save_scenarios: Path | None,
+    recorded: Path | None,
+    no_sandbox: bool,
     timeout: float,
     **server: Any,
 ) -> None:
     """Run the full scorecard against an MCP server.
+
+    Every run gets a fresh sandbox: {sandbox} in the command, its env or a config file is a
+    temporary folder with text, JSON, CSV, xlsx and PNG files, a git repository and a SQLite
+    database, and {sandbox_url} a web server on 127.0.0.1. Nothing is written outside it.
 
     COMMAND is the server's launch command as one quoted string ("python server.py"), or
     several words after --; a URL (or --url) for a remote server; or --config.
@@ -412,19 +456,90 @@ def test_command(
     from toolscore_mcp.errors import MCPError
     from toolscore_mcp.harness import TestOptions, grade_server, run_sync
 
-    options = TestOptions(
-        cases=cases, edge_cases=not no_edge_cases, timeout=timeout, concurrency=concurrency
-    )
+    from toolscore.errors import InputError
+
+    if scenarios_file is not None:
+        from toolscore_mcp.scenario_file import load_scenario_file
+
+        try:
+            load_scenario_file(scenarios_file)
+        except InputError as exc:
+            _fail(str(exc), 2)
+    if recorded is not None:
+        from toolscore_mcp.scenario_file import scenarios_from_recording
+
+        try:
+            scenarios_from_recording(recorded)
+        except InputError as exc:
+            _fail(str(exc), 2)
     pm = _plugin_manager(ctx)
+    with _progress_display() as progress:
+        options = TestOptions(
+            cases=cases,
+            edge_cases=not no_edge_cases,
+            timeout=timeout,
+            concurrency=concurrency,
+            startup_timeout=startup_timeout,
+            sandbox=not no_sandbox,
+            scenarios=str(scenarios_file) if scenarios_file else None,
+            recorded=str(recorded) if recorded else None,
+            progress=progress,
+        )
+        try:
+            card = run_sync(lambda: grade_server(target, options, pm=pm))
+        except MCPError as exc:
+            _fail(f"Failed to test MCP server: {exc}")
+        except InputError as exc:
+            _fail(str(exc), 2)
+    if save_scenarios is not None:
+        _save_scenarios(card, save_scenarios)
+    _finish(card, report=report, output=output, fail_under=fail_under, ci=ci, strict=strict)
+
+
+def _save_scenarios(card: Any, path: Path) -> None:
+    from toolscore_mcp.scenario_file import starter_from_run, write_scenario_file
+
+    document = starter_from_run(card.tools, card.results, placeholders=dict(card.sandbox))
     try:
-        card = run_sync(lambda: grade_server(target, options, pm=pm))
-    except MCPError as exc:
-        _fail(f"Failed to test MCP server: {exc}")
-    _finish(card, report=report, output=output, fail_under=fail_under, ci=ci)
+        write_scenario_file(document, path)
+    except OSError as exc:
+        _fail(f"Cannot write {path}: {exc.strerror or exc}")
+    click.echo(f"Wrote starter scenarios to {path}.", err=True)
+
+
+@contextlib.contextmanager
+def _progress_display() -> Iterator[Any]:
+    """A live "tools done of total, current tool" line on a terminal; nothing otherwise."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(
+        TextColumn("[bold]testing[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}"),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("", total=None)
+
+        def update(done: int, total: int, tool: str) -> None:
+            bar.update(task, completed=done, total=total, description=tool)
+
+        yield update
 
 
 def _finish(
-    card: Any, *, report: str | None, output: Path | None, fail_under: str | None, ci: bool
+    card: Any,
+    *,
+    report: str | None,
+    output: Path | None,
+    fail_under: str | None,
+    ci: bool,
+    strict: bool = False,
 ) -> None:
     """Write the report, print the scorecard, and apply the gates."""
     from rich.text import Text
@@ -465,6 +580,11 @@ def _finish(
         sys.exit(1)
     if ci and fail_under is None and card.blocking:
         console.print(Text("Blocking issues found (see 'Top issues to fix' above).", style="red"))
+        sys.exit(1)
+    if ci and strict and card.blocking_strict:
+        console.print(
+            Text(f"Inconclusive tools under --strict: {card.coverage_line()}.", style="red")
+        )
         sys.exit(1)
 
 
@@ -549,3 +669,12 @@ def demo_command(ctx: click.Context) -> None:
 
     print_scorecard(card, console)
     console.print(Text(f"\n{DEMO_HINT}", style="bold"))
+
+
+def _attach_scenario_commands() -> None:
+    from toolscore_mcp.scenario_cli import scenarios_group
+
+    mcp_group.add_command(scenarios_group)
+
+
+_attach_scenario_commands()

@@ -15,11 +15,11 @@ from typing import Any, TypeVar, cast
 
 import attrs
 
+from toolscore_mcp.campaign import Campaign
 from toolscore_mcp.client import MCPConnection, ServerTarget, quiet_sdk_logging
 from toolscore_mcp.errors import MCPError
 from toolscore_mcp.model import MCPToolDef, Scenario, ServerDetails
-from toolscore_mcp.runner import DEFAULT_CONCURRENCY, ServerHandle, run_scenarios
-from toolscore_mcp.scenarios import generate_scenarios
+from toolscore_mcp.runner import DEFAULT_CONCURRENCY, ServerHandle
 from toolscore_mcp.scorecard import MCPScorecard
 from toolscore_mcp.values import ValueContext
 
@@ -48,6 +48,17 @@ class TestOptions:
     #: ``sdk`` (the official SDK's ClientSession) or ``lite`` (the small stdio client the
     #: demo uses, see :mod:`toolscore_mcp.lite_client`).
     client: str = "sdk"
+    #: Seconds the server may take to start and answer ``initialize``.
+    startup_timeout: float = 60.0
+    #: Give the run a sandbox (files, a git repository, a database, a loopback web server)
+    #: for ``{sandbox}`` in the command and for path and URL arguments.
+    sandbox: bool = True
+    #: A scenario file (YAML or JSON) whose arguments, setup and skips come first.
+    scenarios: str | None = None
+    #: An ``mcp record`` session whose successful calls give arguments that worked.
+    recorded: str | None = None
+    #: Called with (done, total, tool) as calls settle (the live progress display).
+    progress: Any = attrs.field(default=None, eq=False)
 
 
 def run_sync(coroutine_factory: Callable[[], Awaitable[T]]) -> T:
@@ -165,13 +176,27 @@ async def grade_server(
         pm = get_plugin_manager()
     ensure_mcp_hooks(pm)
 
+    from toolscore_mcp.harvest import Harvest
+    from toolscore_mcp.providers import SynthesisContext
+    from toolscore_mcp.synthesis import collect_value_providers
+
+    plan_file = _load_plan(options)
+    recorded = _load_recorded(options)
+    sandbox = _make_sandbox(options)
+    if sandbox is not None:
+        target = _in_sandbox(target, sandbox)
+
     async def opener() -> MCPConnection:
         if options.client == "lite" and target.transport == "stdio":
             from toolscore_mcp.lite_client import LiteConnection
 
-            lite = await LiteConnection(target, options.timeout).__aenter__()
+            lite = await LiteConnection(
+                target, options.timeout, startup_timeout=options.startup_timeout
+            ).__aenter__()
             return cast(MCPConnection, lite)  # the same interface, duck-typed
-        connection: MCPConnection = await MCPConnection(target, options.timeout).__aenter__()
+        connection: MCPConnection = await MCPConnection(
+            target, options.timeout, startup_timeout=options.startup_timeout
+        ).__aenter__()
         return connection
 
     # Verdicts validate against schemas; importing jsonschema now keeps that import from
@@ -179,32 +204,67 @@ async def grade_server(
     import jsonschema.validators  # noqa: F401
 
     server = ServerHandle(opener)
+    skipped: list[tuple[str, str]] = []
     try:
         first = await server.get()
         details = first.details
         tools = await first.list_tools()
-        context, notes = (
+        discovered, notes = (
             await discover_values(first, tools, options.timeout)
             if options.discover
             else (ValueContext(), [])
         )
-        runnable = [tool for tool in tools if not _needs_tasks(tool)]
-        notes += [
-            f"{tool.name} requires task-augmented execution, which toolscore does not exercise; not called."
+        providers, problems = collect_value_providers(pm)
+        notes += problems
+        planned: dict[str, list[Scenario]] = {}
+        if plan_file is not None:
+            from toolscore_mcp.scenario_file import plans_for
+
+            file_scenarios, file_notes = plans_for(plan_file, tools)
+            notes += file_notes
+            for scenario in file_scenarios:
+                if sandbox is not None:
+                    scenario = attrs.evolve(
+                        scenario,
+                        arguments=sandbox.substitute_all(scenario.arguments),
+                        setup=sandbox.substitute_all(scenario.setup),
+                    )
+                planned.setdefault(scenario.tool, []).append(scenario)
+            skipped += [
+                (name, plan.skip) for name, plan in plan_file.tools.items() if plan.skip
+            ]
+        skipped += [
+            (tool.name, "requires task-augmented execution, which toolscore does not exercise")
             for tool in tools
             if _needs_tasks(tool)
         ]
-        scenarios = generate_scenarios(runnable, options.cases, options.edge_cases, context=context)
-        scenarios += _extra_scenarios(tools, pm)
-        results = await run_scenarios(
-            server,
-            scenarios,
-            {tool.name: tool for tool in tools},
+        skipped_names = {name for name, _ in skipped}
+        runnable = [tool for tool in tools if tool.name not in skipped_names]
+        context = SynthesisContext(
+            sandbox=sandbox,
+            known_values=discovered.known_values,
+            roots=discovered.roots,
+            harvested=Harvest(),
+            recorded=recorded,
+        )
+        campaign = Campaign(
+            server=server,
+            tools=runnable,
+            providers=providers,
+            context=context,
+            cases=options.cases,
+            edge_cases=options.edge_cases,
             timeout=options.timeout,
             concurrency=options.concurrency,
+            planned=planned,
+            progress=options.progress,
         )
+        results = await campaign.run(_extra_scenarios(runnable, pm))
+        notes += campaign.notes
     finally:
         await server.close()
+        if sandbox is not None:
+            sandbox.close()
     stats = server.stats
     if stats.junk_lines:
         notes.append(
@@ -219,10 +279,60 @@ async def grade_server(
         tools=tuple(tools),
         results=tuple(results),
         lint=tuple(lint),
-        notes=tuple(notes),
+        notes=tuple(dict.fromkeys(notes)),
         restarts=stats.restarts,
         crashes=stats.crashes,
         junk_lines=stats.junk_lines,
+        skipped=tuple(skipped),
+        sandbox=(("{sandbox}", str(sandbox.root)), ("{sandbox_url}", sandbox.url))
+        if sandbox is not None
+        else (),
+    )
+
+
+def _load_plan(options: TestOptions) -> Any:
+    if not options.scenarios:
+        return None
+    from toolscore_mcp.scenario_file import load_scenario_file
+
+    return load_scenario_file(options.scenarios)
+
+
+def _load_recorded(options: TestOptions) -> dict[str, list[dict[str, Any]]]:
+    """Tool -> argument sets that succeeded in an ``mcp record`` session."""
+    if not options.recorded:
+        return {}
+    from toolscore_mcp.scenario_file import scenarios_from_recording
+
+    document = scenarios_from_recording(options.recorded)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for name, plan in (document.get("tools") or {}).items():
+        sets = plan.get("arguments") if isinstance(plan, Mapping) else None
+        if isinstance(sets, Mapping):
+            sets = [sets]
+        if isinstance(sets, list):
+            out[name] = [dict(s) for s in sets if isinstance(s, Mapping)]
+    return out
+
+
+def _make_sandbox(options: TestOptions) -> Any:
+    if not options.sandbox:
+        return None
+    from toolscore_mcp.sandbox import Sandbox
+
+    return Sandbox.create()
+
+
+def _in_sandbox(target: ServerTarget, sandbox: Any) -> ServerTarget:
+    """``{sandbox}`` and ``{sandbox_url}`` filled in; the sandbox announced as the MCP root."""
+    return attrs.evolve(
+        target,
+        command=tuple(sandbox.substitute_all(list(target.command))),
+        env=sandbox.substitute_all(dict(target.env)),
+        cwd=sandbox.substitute(target.cwd) if target.cwd else None,
+        url=sandbox.substitute(target.url),
+        headers=sandbox.substitute_all(dict(target.headers)),
+        roots=(str(sandbox.root),),
     )
 
 

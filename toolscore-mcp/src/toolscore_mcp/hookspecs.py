@@ -24,6 +24,7 @@ from toolscore._markers import hookspec
 if TYPE_CHECKING:
     from toolscore_mcp.lint import LintRuleSpec
     from toolscore_mcp.model import MCPToolDef, Scenario
+    from toolscore_mcp.providers import ValueProviderSpec
 
 
 @hookspec
@@ -67,5 +68,30 @@ def toolscore_mcp_extra_scenarios(tool: MCPToolDef) -> Iterable[Scenario]:
                 yield Scenario(tool.name, {"city": "Paris"}, "happy", "known city")
 
     .. versionadded:: 0.1
+    """
+    return ()
+
+
+@hookspec
+def toolscore_mcp_register_value_providers() -> Iterable[ValueProviderSpec]:
+    """Register value providers: where ``toolscore mcp test`` gets happy-path argument values.
+
+    Called once per run. Each :class:`toolscore_mcp.providers.ValueProviderSpec` has a
+    ``provide(parameter, context)`` callable that yields
+    :class:`toolscore_mcp.providers.Candidate` values for one parameter, best first, with an
+    evidence label (``source``). Providers are asked in descending ``priority``; the built-in
+    ones use 80 (schema), 75 (discovered), 70 (description), 65 (harvested), 60 (meaning) and
+    0 (generated). A candidate that breaks the parameter's schema is dropped. A provider that
+    raises is skipped for that parameter, with a run note naming it.
+
+    :returns: An iterable of ``ValueProviderSpec``; names must be unique.
+
+    Example::
+
+        @toolscore.hookimpl
+        def toolscore_mcp_register_value_providers():
+            yield ValueProviderSpec("tickers", _tickers, priority=62)
+
+    .. versionadded:: 0.2
     """
     return ()

@@ -72,7 +72,7 @@ def ensure_mcp_hooks(pm: Any) -> None:
 
     if not hasattr(pm.hook, "toolscore_mcp_register_lint_rules"):
         pm.add_hookspecs(hookspecs)
-    for module_name in BUILTIN_RULE_MODULES:
+    for module_name in (*BUILTIN_RULE_MODULES, "toolscore_mcp.builtin_providers"):
         if not pm.has_plugin(module_name):
             pm.register(importlib.import_module(module_name), name=module_name)
 

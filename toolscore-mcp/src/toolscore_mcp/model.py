@@ -163,6 +163,8 @@ class ScenarioResult:
     needs: str | None = None
     #: Earlier tries of this scenario that were rejected and repaired (oldest first).
     attempts: tuple[Attempt, ...] = ()
+    #: The server's answer, when it answered (for harvesting values; not compared).
+    response: MCPToolResult | None = attrs.field(default=None, eq=False, repr=False)
 
 
 @attrs.frozen

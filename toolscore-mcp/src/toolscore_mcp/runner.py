@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
 
 import attrs
 
@@ -98,6 +99,7 @@ def _trouble_result(scenario: Scenario, error: MCPError, timeout: float) -> Scen
             detail=excerpt(f"timeout: {error}"),
             verdict="fail",
             finding="timeout",
+            category="defect",
         )
     if isinstance(error, MCPConnectionClosed):
         return ScenarioResult(
@@ -108,6 +110,7 @@ def _trouble_result(scenario: Scenario, error: MCPError, timeout: float) -> Scen
             detail=excerpt(_crash_detail(str(error))),
             verdict="fail",
             finding="crash",
+            category="defect",
         )
     return ScenarioResult(
         scenario,
@@ -117,6 +120,7 @@ def _trouble_result(scenario: Scenario, error: MCPError, timeout: float) -> Scen
         detail=excerpt(f"transport error: {error}"),
         verdict="fail",
         finding="transport",
+        category="defect",
     )
 
 
@@ -133,11 +137,15 @@ async def run_scenarios(
     *,
     timeout: float = 30.0,
     concurrency: int = DEFAULT_CONCURRENCY,
+    on_result: Callable[[ScenarioResult], Any] | None = None,
 ) -> list[ScenarioResult]:
-    """One result per scenario, in order; never raises for a misbehaving server."""
+    """One result per scenario, in order; never raises for a misbehaving server.
+
+    ``on_result`` is called with each result as it is settled (for a progress display).
+    """
     import anyio
 
-    results: list[ScenarioResult | None] = [None] * len(scenarios)
+    results: list[ScenarioResult | None] = _Settled(len(scenarios), on_result)
     pending: deque[int] = deque(range(len(scenarios)))
     suspects: list[int] = []
     width = max(1, concurrency)
@@ -210,6 +218,19 @@ async def run_scenarios(
         for index in suspects:
             group.start_soon(isolate, index)
     return _done(results)
+
+
+class _Settled(list):  # type: ignore[type-arg]
+    """The results list, telling ``on_result`` about each result as it is stored."""
+
+    def __init__(self, size: int, on_result: Callable[[ScenarioResult], Any] | None) -> None:
+        super().__init__([None] * size)
+        self._on_result = on_result
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        super().__setitem__(index, value)
+        if self._on_result is not None and isinstance(value, ScenarioResult):
+            self._on_result(value)
 
 
 class _Batch:

@@ -20,7 +20,7 @@ from toolscore_mcp.values import (
     schema_types,
 )
 
-__all__ = ["generate_scenarios", "happy_arguments", "schema_is_usable"]
+__all__ = ["edge_case_arguments", "generate_scenarios", "happy_arguments", "schema_is_usable"]
 
 _WRONG_TYPE_PROBES: tuple[tuple[Any, str], ...] = (
     (12345, "integer"),
@@ -80,12 +80,23 @@ def _wrong_type_value(prop: Mapping[str, Any]) -> Any:
 def _edge_cases(
     schema: Mapping[str, Any], rng: random.Random, ctx: ValueContext
 ) -> list[tuple[dict[str, Any], str]]:
+    return edge_case_arguments(schema, happy_arguments(schema, rng, ctx))
+
+
+def edge_case_arguments(
+    schema: Mapping[str, Any], base: Mapping[str, Any]
+) -> list[tuple[dict[str, Any], str]]:
+    """Bad input built on ``base`` (valid arguments): a required argument left out, a
+    wrong-typed first argument, and every argument empty. A schema without properties gets
+    none."""
     properties: Mapping[str, Any] = schema.get("properties") or {}
+    if not isinstance(properties, Mapping):
+        return []
     raw_required = schema.get("required")
     required = (
         [r for r in raw_required if isinstance(r, str)] if isinstance(raw_required, list) else []
     )
-    base = happy_arguments(schema, rng, ctx)
+    base = dict(base)
     cases: list[tuple[dict[str, Any], str]] = []
     if required:
         missing = dict(base)

@@ -78,6 +78,38 @@ def grade_meets(grade: str, threshold: str) -> bool:
 
 
 @attrs.frozen
+class ToolCoverage:
+    """What the run could conclude about one tool.
+
+    ``status`` is ``works`` (a happy path passed), ``defect`` (a happy path failed through
+    the server's fault), ``needs`` (every happy path was inconclusive: see ``needs``) or
+    ``skipped`` (not called: a scenario file's skip, task-only execution).
+    """
+
+    tool: str
+    status: str
+    #: For ``needs``: ``network``, ``credentials``, ``rate-limit``, ``binary``, ``setup``
+    #: or ``valid input``; for ``skipped``: the reason.
+    needs: str = ""
+
+    @property
+    def conclusive(self) -> bool:
+        return self.status in ("works", "defect")
+
+
+#: A grade resting on fewer conclusive tools than this share is provisional.
+PROVISIONAL_BELOW = 0.5
+
+
+def _percentile(values: Sequence[float], share: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    rank = max(0, math.ceil(share * len(ordered)) - 1)
+    return ordered[rank]
+
+
+@attrs.frozen
 class ToolSummary:
     """One row of the Tools table."""
 
@@ -109,6 +141,11 @@ class MCPScorecard:
     restarts: int = 0
     crashes: int = 0
     junk_lines: int = 0
+    #: Tools not called, with the reason (scenario-file skips, task-only tools).
+    skipped: tuple[tuple[str, str], ...] = ()
+    #: ``(placeholder, real value)`` of the run's sandbox (``{sandbox}``, ``{sandbox_url}``),
+    #: so what the run learned can be saved with placeholders again.
+    sandbox: tuple[tuple[str, str], ...] = ()
 
     @property
     def server_info(self) -> dict[str, str]:
@@ -174,6 +211,67 @@ class MCPScorecard:
     def blocking(self) -> bool:
         """Lint errors or failed scenarios: what ``--ci`` fails on without ``--fail-under``."""
         return self.lint_errors > 0 or any(r.verdict == "fail" for r in self.results)
+
+    @property
+    def blocking_strict(self) -> bool:
+        """What ``--ci --strict`` fails on: also any inconclusive happy path."""
+        return self.blocking or any(
+            r.verdict == "inconclusive" and r.scenario.kind == "happy" for r in self.results
+        )
+
+    def coverage(self) -> list[ToolCoverage]:
+        """Per tool (advertised order): could the run conclude whether it works?"""
+        skipped = dict(self.skipped)
+        rows: list[ToolCoverage] = []
+        for tool in self.tools:
+            if tool.name in skipped:
+                rows.append(ToolCoverage(tool.name, "skipped", skipped[tool.name]))
+                continue
+            happy = [
+                r for r in self.results if r.scenario.tool == tool.name and r.scenario.kind == "happy"
+            ]
+            if any(r.verdict == "pass" for r in happy):
+                rows.append(ToolCoverage(tool.name, "works"))
+            elif any(r.verdict == "fail" for r in happy):
+                rows.append(ToolCoverage(tool.name, "defect"))
+            elif happy:
+                needs = [r.needs or "valid input" for r in happy if r.verdict == "inconclusive"]
+                order = ("network", "credentials", "rate-limit", "binary", "setup", "valid input")
+                rows.append(ToolCoverage(tool.name, "needs", min(needs, key=order.index)))
+            else:
+                rows.append(ToolCoverage(tool.name, "skipped", "not called"))
+        return rows
+
+    @property
+    def conclusive_tools(self) -> int:
+        return sum(1 for row in self.coverage() if row.conclusive)
+
+    @property
+    def provisional(self) -> bool:
+        """True when fewer than half the tools gave conclusive evidence."""
+        total = len(self.tools)
+        return total > 0 and self.conclusive_tools / total < PROVISIONAL_BELOW
+
+    def coverage_line(self) -> str:
+        """``9 of 14 tools conclusive; 3 need network, 2 need setup``."""
+        rows = self.coverage()
+        counts: dict[str, int] = {}
+        for row in rows:
+            if row.status == "needs":
+                counts[f"need {row.needs}"] = counts.get(f"need {row.needs}", 0) + 1
+            elif row.status == "skipped":
+                counts["skipped"] = counts.get("skipped", 0) + 1
+        parts = [f"{n} {what}" for what, n in counts.items()]
+        head = f"{self.conclusive_tools} of {len(rows)} tools conclusive"
+        return head + (f"; {', '.join(parts)}" if parts else "")
+
+    def latency_percentiles(self) -> dict[str, float]:
+        """p50 and p95 call latency in ms, over answered calls (send to response)."""
+        durations = [r.duration * 1000 for r in self.results if r.response is not None]
+        return {
+            "p50_ms": round(_percentile(durations, 0.50), 1),
+            "p95_ms": round(_percentile(durations, 0.95), 1),
+        }
 
     def tool_summaries(self) -> list[ToolSummary]:
         """Per tool, in advertised order (plus tools only seen in results)."""

@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from toolscore_mcp.classify import classify_failure
 from toolscore_mcp.content import content_to_text
 from toolscore_mcp.model import MCPToolDef, MCPToolResult, Scenario, ScenarioResult, Verdict
 
@@ -25,22 +26,20 @@ __all__ = ["excerpt", "judge_result", "reports_failure", "schema_hint_fix"]
 _DETAIL_MAX = 200
 _INVALID_PARAMS = -32602
 
-_VALIDATION = re.compile(
-    r"validation error|invalid|must be|must match|should be|\bexpected\b|is not (?:a )?valid"
-    r"|not one of|does not match|is required|required (?:property|field|argument|parameter)"
-    r"|missing (?:required )?(?:argument|parameter|field|property)|unrecognized"
-    r"|unknown (?:argument|parameter|field|property|key|value|option)|out of range"
-    r"|too (?:long|short|large|small|many|few|big)|not allowed|unsupported"
-    r"|(?:could not|cannot|can't|failed to|unable to) (?:parse|decode|convert)|malformed"
-    r"|input should|not found|no such|does not exist|doesn't exist|not exist",
-    re.IGNORECASE,
-)
 _NOT_FOUND = re.compile(r"not found|no such|does not exist|doesn't exist|not exist", re.IGNORECASE)
 _FAILURE_TEXT = re.compile(
     r"^\s*(?:\*\*)?(?:"
-    r"(?:error|exception|fatal(?: error)?|failure)\s*[:!\-]"
+    r"(?:error|exception|fatal(?: error)?|failure|failed)\s*[:!\-]"
     r"|(?:error|exception) (?:executing|calling|running|while|occurred|processing|in)\b"
     r"|(?:failed|unable) to \w+"
+    r"|(?:could not|couldn't|cannot|can't) (?!find any\b)\w+"
+    r"|unknown (?:tool|command|action|operation|method|entity|resource|file|path|table|column|"
+    r"id|key|value|argument|parameter|option|type|format|error)\b"
+    r"|invalid (?:\w+ ){0,3}(?:argument|parameter|input|value|path|id|format|request|json|"
+    r"query|type|name|url|date|time|timezone|expression)s?\b"
+    r"|no such (?:file|directory|table|column|entity|tool|key)\b"
+    r"|(?:access|permission) denied\b"
+    r"|mcp error -?\d+"
     r"|traceback \(most recent call last\)"
     r")",
     re.IGNORECASE,
@@ -75,8 +74,13 @@ def _json_reports_failure(value: Any) -> bool:
         return True
     if str(value.get("status", "")).lower() in ("error", "failed", "failure"):
         return True
+    if value.get("isError") is True or value.get("is_error") is True:
+        return True
     error = value.get("error") or value.get("errors")
-    return bool(error) and set(value) <= _ERROR_JSON_KEYS
+    if not error:
+        return False
+    # {"error": "..."} alone, or with status words; an "error" beside real data is data.
+    return set(value) <= _ERROR_JSON_KEYS or isinstance(error, (str, Mapping))
 
 
 def reports_failure(result: MCPToolResult) -> bool:
@@ -156,77 +160,105 @@ def _mentioned_argument(text: str, arguments: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _blames_input(
-    tool: MCPToolDef, scenario: Scenario, result: MCPToolResult, text: str
-) -> tuple[bool, str | None]:
-    """Is this error about the input we generated? Returns (yes, the argument if known)."""
-    own = _input_schema_error(tool, scenario.arguments)
-    if own is not None:
-        return True, own[0]
-    named = _mentioned_argument(text, scenario.arguments)
-    if result.rpc_error_code == _INVALID_PARAMS:
-        return True, named
-    if named is not None and _VALIDATION.search(text):
-        return True, named
-    return False, None
-
-
 def judge_result(
     tool: MCPToolDef | None, scenario: Scenario, result: MCPToolResult
 ) -> ScenarioResult:
-    """The verdict for one answered call (timeouts and crashes are judged by the runner)."""
+    """The verdict for one answered call (timeouts and crashes are judged by the runner).
+
+    An edge case passes when the server answered cleanly; one that reports a failure with
+    ``isError: false`` fails (a model would take the error for data). A failed happy path is
+    classified (:func:`toolscore_mcp.classify.classify_failure`): only a ``defect`` fails it;
+    ``rejected-input`` and ``environment`` are inconclusive.
+    """
     tool = tool or MCPToolDef(name=scenario.tool)
-    detail = _content_excerpt(result.content) if result.is_error else "ok"
     misreported = reports_failure(result) and not _asked_for_an_error(scenario)
+    base: dict[str, Any] = {
+        "scenario": scenario,
+        "duration": result.duration,
+        "response": result,
+    }
     if scenario.kind == "edge":
-        return ScenarioResult(
-            scenario,
-            ok=True,
-            is_error=result.is_error,
-            duration=result.duration,
-            detail=detail
-            if not misreported
-            else f"error reported as success: {_text_excerpt(result)}",
-            verdict="pass",
-            finding="error-as-success" if misreported else None,
-        )
-    if result.is_error or misreported:
-        text = _text_excerpt(result) if misreported else detail
-        ours, argument = _blames_input(tool, scenario, result, text)
-        verdict: Verdict = "inconclusive" if ours else "fail"
         if misreported:
             return ScenarioResult(
-                scenario,
+                ok=False,
+                is_error=False,
+                detail=f"error reported as success: {_text_excerpt(result)}",
+                verdict="fail",
+                finding="error-as-success",
+                **base,
+            )
+        detail = _content_excerpt(result.content) if result.is_error else "ok"
+        return ScenarioResult(ok=True, is_error=result.is_error, detail=detail, **base)
+    expectation = scenario.expect
+    if expectation is not None:
+        problem = expectation.check(result)
+        if problem is not None:
+            return ScenarioResult(
                 ok=False,
                 is_error=result.is_error,
-                duration=result.duration,
-                detail=f"error reported as success: {text}",
-                verdict=verdict,
-                finding="error-as-success",
-                argument=argument,
+                detail=excerpt(f"expectation not met: {problem}"),
+                verdict="fail",
+                finding="expectation",
+                category="defect",
+                **base,
             )
-        return ScenarioResult(
-            scenario,
-            ok=False,
-            is_error=True,
-            duration=result.duration,
-            detail=detail,
-            verdict=verdict,
-            finding="inconclusive" if ours else "failure",
-            argument=argument,
-        )
+        if result.is_error:
+            return ScenarioResult(ok=True, is_error=True, detail="error, as expected", **base)
+    if result.is_error or misreported:
+        return _judge_failure(tool, scenario, result, misreported, base)
     problem = _output_problem(tool, result)
     if problem is not None:
         return ScenarioResult(
-            scenario,
             ok=False,
             is_error=False,
-            duration=result.duration,
             detail=problem,
             verdict="fail",
             finding="output-schema",
+            category="defect",
+            **base,
         )
-    return ScenarioResult(scenario, ok=True, is_error=False, duration=result.duration, detail="ok")
+    return ScenarioResult(ok=True, is_error=False, detail="ok", **base)
+
+
+def _judge_failure(
+    tool: MCPToolDef,
+    scenario: Scenario,
+    result: MCPToolResult,
+    misreported: bool,
+    base: dict[str, Any],
+) -> ScenarioResult:
+    text = _text_excerpt(result) if misreported else _content_excerpt(result.content)
+    full_text = content_to_text(result.content) or text
+    own = _input_schema_error(tool, scenario.arguments)
+    blamed = own[0] if own else _mentioned_argument(full_text, scenario.arguments)
+    evidence = {
+        name: scenario.evidence.get(name, "generated") for name in scenario.arguments
+    }
+    verdict_class = classify_failure(
+        full_text,
+        evidence,
+        blamed=blamed,
+        rpc_error_code=result.rpc_error_code,
+        schema_error=own is not None,
+    )
+    verdict: Verdict = "fail" if verdict_class.conclusive else "inconclusive"
+    if misreported:
+        finding = "error-as-success"
+        detail = f"error reported as success: {text}"
+    else:
+        finding = "failure" if verdict_class.conclusive else "inconclusive"
+        detail = text
+    return ScenarioResult(
+        ok=False,
+        is_error=result.is_error,
+        detail=detail,
+        verdict=verdict,
+        finding=finding,
+        argument=blamed,
+        category=verdict_class.category,
+        needs=verdict_class.needs,
+        **base,
+    )
 
 
 _ERROR_WORDS = frozenset({"error", "errors", "fail", "failed", "failure", "exception"})

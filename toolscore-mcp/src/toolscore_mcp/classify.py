@@ -1,0 +1,178 @@
+"""Say whose fault a failed happy-path call was: the server's, our input's, or the machine's.
+
+A server author signs a verdict only when it blames the right party. Each failed happy-path
+call falls in one of three categories:
+
+* ``defect``: the server is at fault. It crashed, hung, answered with an internal error or a
+  traceback for input it should accept, or refused input without giving any reason;
+* ``rejected-input``: the server blamed our value (a validation message, a hint) or its own
+  state (the thing we named does not exist). Inconclusive: a value we made up may be wrong;
+* ``environment``: the call needed what this offline machine lacks (network, DNS, TLS, a
+  credential, a rate limit, a program or browser). Inconclusive, and we say what was missing.
+
+The judgement reads the error text and weighs how sure we were of our arguments: input built
+from certain evidence (the user's scenario file, a recording, the schema's own enum or
+examples, plain text) that the server refuses is the server's defect; input we guessed from a
+parameter's meaning is not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+import attrs
+
+__all__ = [
+    "CERTAIN_SOURCES",
+    "Classification",
+    "classify_failure",
+    "environment_need",
+    "looks_like_internal_error",
+]
+
+#: Evidence for a value that any correct server must accept as valid input.
+CERTAIN_SOURCES = frozenset({"scenario-file", "recorded", "schema", "plain"})
+
+_NETWORK = re.compile(
+    r"getaddrinfo|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH"
+    r"|name or service not known|temporary failure in name resolution|nodename nor servname"
+    r"|no address associated with hostname|could not resolve|failed to resolve|dns"
+    r"|network is unreachable|network error|network unreachable|no route to host"
+    r"|failed to establish a new connection|max retries exceeded|connecterror|connecttimeout"
+    r"|connection (?:refused|reset|aborted|error|issue|timed out)|socket hang up|fetch failed"
+    r"|failed to fetch|unable to connect|could not connect|cannot connect|connect call failed"
+    r"|ssl|certificate|\btls\b|handshake|proxy error|offline|internet|request to https?://\S+ failed",
+    re.IGNORECASE,
+)
+_CREDENTIALS = re.compile(
+    r"api[ _-]?key|api[ _-]?token|access[ _-]?token|auth[ _-]?token|bearer|unauthori[sz]ed"
+    r"|\b401\b|\b403\b|forbidden|authenticat|credential|not logged in|login required"
+    r"|(?:environment variable|env var)\S* \S+ (?:is )?(?:not set|missing|required)"
+    r"|(?:missing|invalid|no) (?:\S+ )?(?:key|token|secret)\b|permission to access the api",
+    re.IGNORECASE,
+)
+_RATE_LIMIT = re.compile(r"rate[ -]?limit|\b429\b|too many requests|quota", re.IGNORECASE)
+_BINARY = re.compile(
+    r"command not found|executable (?:not found|doesn't exist|does not exist)|spawn \S+ enoent"
+    r"|not installed|is not recognized as an internal|playwright install|browser(?:type)?\.launch"
+    r"|chrom(?:e|ium) (?:not found|is not installed)|no such file or directory: '[^/'\s]+'$"
+    r"|install (?:the )?(?:browser|chromium|binary)",
+    re.IGNORECASE,
+)
+_INTERNAL = re.compile(
+    r"traceback \(most recent call last\)|internal (?:server )?error|unexpected error"
+    r"|unhandled (?:exception|error)|\b(?:TypeError|AttributeError|KeyError|IndexError|NameError"
+    r"|ValueError|ZeroDivisionError|AssertionError|RuntimeError|UnboundLocalError|"
+    r"NullPointerException|ReferenceError|RangeError)\b|cannot read propert(?:y|ies) of"
+    r"|is not a function|undefined is not|nonetype|object has no attribute|segmentation fault"
+    r"|panic(?:ked)?:|stack overflow|maximum call stack",
+    re.IGNORECASE,
+)
+_STATE = re.compile(
+    r"not found|no such|does not exist|doesn't exist|not exist|unknown (?!argument|parameter"
+    r"|field|property|key|option)\w+|already exists|no (?:\w+ )?(?:named|with (?:id|name))"
+    r"|not a (?:git )?repository|not (?:a )?(?:valid )?(?:file|directory|folder)|is a directory"
+    r"|is empty|no (?:\w+ )?(?:selected|open|loaded|available)|not (?:open|loaded|initiali[sz]ed"
+    r"|connected|running|started)|must (?:first|be created)|create (?:one|it) first|enoent|eisdir"
+    r"|enotdir|outside (?:of )?(?:the )?allowed|access denied|permission denied|not allowed to access",
+    re.IGNORECASE,
+)
+_BLAMES_INPUT = re.compile(
+    r"validation error|invalid|must be|must match|should be|\bexpected\b|is not (?:a )?valid"
+    r"|not one of|does not match|is required|required (?:property|field|argument|parameter)"
+    r"|missing (?:required )?(?:argument|parameter|field|property)|unrecognized"
+    r"|unknown (?:argument|parameter|field|property|key|value|option)|out of range"
+    r"|too (?:long|short|large|small|many|few|big)|not allowed|unsupported"
+    r"|(?:could not|cannot|can't|failed to|unable to) (?:parse|decode|convert)|malformed"
+    r"|input should|not found|no such|does not exist|doesn't exist|not exist",
+    re.IGNORECASE,
+)
+_REASON_WORDS = re.compile(r"[A-Za-z]{3,}")
+_BARE = re.compile(
+    r"^\W*(?:error|failed|failure|exception|false|null|none|undefined|unknown error|"
+    r"an error occurred|something went wrong|tool execution failed|error executing tool \S+)\W*$",
+    re.IGNORECASE,
+)
+
+
+@attrs.frozen
+class Classification:
+    """The verdict class of one failed happy-path call, and what it lacked if anything."""
+
+    category: str  # "defect" | "rejected-input" | "environment"
+    #: ``network``/``credentials``/``rate-limit``/``binary`` for environment; ``setup`` when
+    #: the server blamed missing state; ``None`` otherwise.
+    needs: str | None = None
+    reason: str = ""
+
+    @property
+    def conclusive(self) -> bool:
+        return self.category == "defect"
+
+
+def environment_need(text: str) -> str | None:
+    """What the machine lacked, judging by the error text: or None."""
+    if _RATE_LIMIT.search(text):
+        return "rate-limit"
+    if _CREDENTIALS.search(text):
+        return "credentials"
+    if _NETWORK.search(text):
+        return "network"
+    if _BINARY.search(text):
+        return "binary"
+    return None
+
+
+def looks_like_internal_error(text: str) -> bool:
+    """An internal error, a traceback or a runtime exception's name."""
+    return bool(_INTERNAL.search(text))
+
+
+def _gives_no_reason(text: str) -> bool:
+    stripped = text.strip()
+    return not stripped or bool(_BARE.match(stripped)) or not _REASON_WORDS.search(stripped)
+
+
+def classify_failure(
+    text: str,
+    evidence: Mapping[str, str],
+    *,
+    blamed: str | None = None,
+    rpc_error_code: int | None = None,
+    schema_error: bool = False,
+) -> Classification:
+    """Classify a failed happy-path answer.
+
+    ``text`` is what the server said; ``evidence`` maps each argument we sent to where its
+    value came from (see :data:`CERTAIN_SOURCES`); ``blamed`` is the argument the message
+    names, if any; ``schema_error`` says our own arguments broke the tool's input schema.
+    """
+    if schema_error:
+        return Classification("rejected-input", reason="our arguments break the input schema")
+    need = environment_need(text)
+    if need is not None:
+        return Classification("environment", need, f"needs {need}")
+    if _gives_no_reason(text):
+        return Classification("defect", reason="refused input without giving a reason")
+    if blamed is not None and blamed in evidence:
+        suspects = [evidence[blamed]]
+    else:
+        suspects = list(evidence.values())
+    guessed = any(source not in CERTAIN_SOURCES for source in suspects)
+    if _STATE.search(text):
+        return Classification("rejected-input", "setup", "the server lacks the state it needs")
+    if looks_like_internal_error(text):
+        if guessed:
+            return Classification(
+                "rejected-input", reason="internal error on an argument we guessed"
+            )
+        return Classification("defect", reason="internal error on valid input")
+    blames_input = (
+        blamed is not None or rpc_error_code == -32602 or bool(_BLAMES_INPUT.search(text))
+    )
+    if not blames_input:
+        return Classification("defect", reason="failed without objecting to the input")
+    if guessed:
+        return Classification("rejected-input", reason="the server rejected a value we guessed")
+    return Classification("defect", reason="refused input its own schema vouches for")
