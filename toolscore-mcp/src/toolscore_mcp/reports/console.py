@@ -1,19 +1,36 @@
-"""The scorecard on a terminal (rich): header panel, Tools table, token line, top issues."""
+"""The scorecard on a terminal (rich): header panel, Tools table, token line, top issues.
+
+The header says how much of the server the run could conclude about (and marks the grade
+provisional when that is little); the Tools table gives each tool's status. With
+``verbose`` the failed and inconclusive happy paths are explained try by try.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from toolscore_mcp.scorecard import MCPScorecard, ToolSummary
+from toolscore_mcp.reports.coverage import (
+    explained_results,
+    grade_text,
+    latency_text,
+    result_headline,
+    status_text,
+    tool_statuses,
+    try_lines,
+)
+from toolscore_mcp.scorecard import MCPScorecard, ToolCoverage, ToolSummary
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.text import Text
 
-__all__ = ["print_scorecard"]
+__all__ = ["print_explained", "print_scorecard", "status_cell"]
 
 MAX_FIXES_SHOWN = 8
 GRADE_COLORS = {"A": "bright_green", "B": "green", "C": "yellow", "D": "orange3", "F": "red"}
 PRIORITY_COLORS = {0: "red", 1: "red", 2: "yellow", 3: "cyan"}
+STATUS_COLORS = {"works": "green", "defect": "bold red", "needs": "yellow", "skipped": "dim"}
+VERDICT_COLORS = {"fail": "red", "inconclusive": "yellow"}
 
 
 def scorecard_title(card: MCPScorecard, default: str = "unknown server") -> str:
@@ -28,8 +45,24 @@ def scenarios_cell(summary: ToolSummary) -> str:
     return text
 
 
-def print_scorecard(card: MCPScorecard, console: Console | None = None) -> None:
-    """Print the scorecard; at most eight fixes, then how many more there are."""
+def status_cell(row: ToolCoverage | None) -> Text:
+    """The Tools table's Status cell, coloured by status; empty for a tool not advertised."""
+    from rich.text import Text
+
+    if row is None:
+        return Text("")
+    return Text(status_text(row), style=STATUS_COLORS.get(row.status, "white"))
+
+
+def print_scorecard(
+    card: MCPScorecard, console: Console | None = None, *, verbose: bool = False
+) -> None:
+    """Print the scorecard; at most eight fixes, then how many more there are.
+
+    ``verbose`` adds, after the fixes, each failed or inconclusive happy path with its
+    category and every try (arguments sent, the server's answer, the repair made next), so
+    a reader can tell a broken tool from one we could not feed.
+    """
     from rich.console import Console
     from rich.panel import Panel
     from rich.table import Table
@@ -41,12 +74,16 @@ def print_scorecard(card: MCPScorecard, console: Console | None = None) -> None:
     header.append(f"MCP Scorecard: {scorecard_title(card)}\n", style="bold")
     header.append("Grade ", style="dim")
     header.append(card.grade, style=f"bold {color}")
+    if card.provisional:
+        header.append(grade_text(card).removeprefix(card.grade), style="bold yellow")
     header.append(f"   Score {card.score:.0%}\n", style="dim")
+    header.append(f"{card.coverage_line()}\n", style="yellow" if card.provisional else "dim")
     header.append(
         f"happy {card.happy_pass_rate:.0%}  |  edge {card.edge_resilience_rate:.0%}  |  "
-        f"lint {card.lint_score:.0%}",
+        f"lint {card.lint_score:.0%}\n",
         style="dim",
     )
+    header.append(f"latency {latency_text(card)}", style="dim")
     console.print(Panel(header, border_style=color, expand=False))
 
     table = Table(title="Tools", header_style="bold magenta", title_style="bold")
@@ -54,6 +91,8 @@ def print_scorecard(card: MCPScorecard, console: Console | None = None) -> None:
     table.add_column("Scenarios", justify="right")
     table.add_column("Avg latency", justify="right")
     table.add_column("Def. tokens", justify="right")
+    table.add_column("Status")
+    statuses = tool_statuses(card)
     for summary in card.tool_summaries():
         full = summary.total and summary.passed == summary.total
         status = "green" if full or not summary.total else "yellow" if summary.passed else "red"
@@ -62,6 +101,7 @@ def print_scorecard(card: MCPScorecard, console: Console | None = None) -> None:
             Text(scenarios_cell(summary), style=status),
             f"{summary.avg_latency_ms:.1f} ms",
             str(summary.tokens),
+            status_cell(statuses.get(summary.name)),
         )
     console.print(table)
     console.print(
@@ -81,6 +121,14 @@ def print_scorecard(card: MCPScorecard, console: Console | None = None) -> None:
         )
     for note in card.notes:
         console.print(Text(f"Note: {note}", style="yellow"))
+
+    _print_fixes(card, console)
+    if verbose:
+        print_explained(card, console)
+
+
+def _print_fixes(card: MCPScorecard, console: Console) -> None:
+    from rich.text import Text
 
     fixes = card.fixes()
     if not fixes:
@@ -103,3 +151,26 @@ def print_scorecard(card: MCPScorecard, console: Console | None = None) -> None:
     remaining = len(fixes) - MAX_FIXES_SHOWN
     if remaining > 0:
         console.print(Text(f"  ... and {remaining} more issue(s).", style="dim"))
+
+
+def print_explained(card: MCPScorecard, console: Console) -> None:
+    """Each failed or inconclusive happy path: verdict and category, then every try.
+
+    Prints nothing when every happy path passed.
+    """
+    from rich.text import Text
+
+    results = explained_results(card)
+    if not results:
+        return
+    console.print(Text("\nHappy paths that failed or were inconclusive", style="bold"))
+    for result in results:
+        line = Text("  ")
+        line.append(result.scenario.tool, style="cyan")
+        line.append("  ")
+        line.append(result_headline(result), style=VERDICT_COLORS.get(result.verdict, "white"))
+        if result.scenario.description:
+            line.append(f"  {result.scenario.description}", style="dim")
+        console.print(line)
+        for text in try_lines(result):
+            console.print(Text(f"     {text}", style="dim"))

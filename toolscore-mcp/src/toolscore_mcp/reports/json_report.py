@@ -2,20 +2,66 @@
 
 Added keys (readers of the reference layout can ignore them): ``server.protocol_version``,
 ``server.capabilities``, ``server.instructions``, ``server.transport``, per tool
-``inconclusive``, per result ``verdict``/``finding``/``argument``, per lint issue ``rule``,
-``inconclusive``, ``run`` (restarts, crashes, junk lines) and ``notes``.
+``inconclusive``, per result ``verdict``/``finding``/``argument``/``category``/``needs``/
+``evidence``/``setup`` (``[{tool, arguments}]``)/``attempts`` (``[{arguments, detail,
+repair}]``), per lint issue ``rule``, ``inconclusive``, ``coverage`` (``line``,
+``conclusive``, ``total``, ``provisional`` and per tool ``{tool, status, needs}``), ``latency``
+(``p50_ms``, ``p95_ms`` over the ``answered`` calls), ``run`` (restarts, crashes, junk lines) and ``notes``.
+
+``coverage`` is there so a reader of the file can tell a grade resting on most of the tools
+from a provisional one resting on a few.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from toolscore_mcp.model import ScenarioResult
 from toolscore_mcp.scorecard import MCPScorecard
 
-__all__ = ["scorecard_to_json"]
+__all__ = ["coverage_to_json", "result_to_json", "scorecard_to_json"]
+
+
+def coverage_to_json(card: MCPScorecard) -> dict[str, Any]:
+    """What the run could conclude: the coverage line, the counts and each tool's status."""
+    rows = card.coverage()
+    return {
+        "line": card.coverage_line(),
+        "conclusive": card.conclusive_tools,
+        "total": len(rows),
+        "provisional": card.provisional,
+        "tools": [{"tool": row.tool, "status": row.status, "needs": row.needs} for row in rows],
+    }
+
+
+def result_to_json(result: ScenarioResult) -> dict[str, Any]:
+    """One scenario result: the reference keys, then why it ended so and how it was built."""
+    scenario = result.scenario
+    return {
+        "tool": scenario.tool,
+        "kind": scenario.kind,
+        "description": scenario.description,
+        "arguments": scenario.arguments,
+        "ok": result.ok,
+        "is_error": result.is_error,
+        "duration": result.duration,
+        "detail": result.detail,
+        "verdict": result.verdict,
+        "finding": result.finding,
+        "argument": result.argument,
+        "category": result.category,
+        "needs": result.needs,
+        "evidence": dict(scenario.evidence),
+        "setup": [{"tool": call.tool, "arguments": call.arguments} for call in scenario.setup],
+        "attempts": [
+            {"arguments": attempt.arguments, "detail": attempt.detail, "repair": attempt.repair}
+            for attempt in result.attempts
+        ],
+    }
 
 
 def scorecard_to_json(card: MCPScorecard) -> dict[str, Any]:
+    """The whole scorecard as a JSON-ready dict (``--report json``)."""
     server = card.server
     return {
         "server": {
@@ -47,22 +93,7 @@ def scorecard_to_json(card: MCPScorecard) -> dict[str, Any]:
             }
             for s in card.tool_summaries()
         ],
-        "results": [
-            {
-                "tool": r.scenario.tool,
-                "kind": r.scenario.kind,
-                "description": r.scenario.description,
-                "arguments": r.scenario.arguments,
-                "ok": r.ok,
-                "is_error": r.is_error,
-                "duration": r.duration,
-                "detail": r.detail,
-                "verdict": r.verdict,
-                "finding": r.finding,
-                "argument": r.argument,
-            }
-            for r in card.results
-        ],
+        "results": [result_to_json(r) for r in card.results],
         "lint": [
             {
                 "tool": i.tool,
@@ -78,6 +109,11 @@ def scorecard_to_json(card: MCPScorecard) -> dict[str, Any]:
             for f in card.fixes()
         ],
         "inconclusive": card.inconclusive_count,
+        "coverage": coverage_to_json(card),
+        "latency": {
+            **card.latency_percentiles(),
+            "answered": sum(1 for r in card.results if r.response is not None),
+        },
         "run": {"restarts": card.restarts, "crashes": card.crashes, "junk_lines": card.junk_lines},
         "notes": list(card.notes),
     }

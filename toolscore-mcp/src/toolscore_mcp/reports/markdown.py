@@ -1,28 +1,74 @@
-"""The scorecard as Markdown: ``--report md`` and the GitHub Actions job summary."""
+"""The scorecard as Markdown: ``--report md`` and the GitHub Actions job summary.
+
+Besides the reference layout it says what the run could conclude: the coverage line under
+the grade (which is marked provisional when few tools gave conclusive evidence), call latency,
+each tool's status, and - always, since a job summary has no verbose switch - every failed or
+inconclusive happy path with its category and each try.
+"""
 
 from __future__ import annotations
 
 from toolscore_mcp.reports.console import scenarios_cell, scorecard_title
+from toolscore_mcp.reports.coverage import (
+    explained_results,
+    grade_text,
+    latency_text,
+    result_headline,
+    status_text,
+    tool_statuses,
+    try_lines,
+)
 from toolscore_mcp.scorecard import MCPScorecard
 
 __all__ = ["scorecard_to_markdown"]
+
+EXPLAINED_HEADING = "## Happy paths that failed or were inconclusive"
 
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _code(text: str) -> str:
+    """``text`` as an inline code span that survives backticks inside it."""
+    text = text.replace("\n", " ")
+    fence = "`"
+    while fence in text:
+        fence += "`"
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _explained(card: MCPScorecard) -> list[str]:
+    """The section on failed and inconclusive happy paths; no lines when there are none."""
+    results = explained_results(card)
+    if not results:
+        return []
+    lines = ["", EXPLAINED_HEADING, ""]
+    for result in results:
+        head = f"- **{_code(result.scenario.tool)}** — {result_headline(result)}"
+        if result.scenario.description:
+            head += f": {_cell(result.scenario.description)}"
+        lines.append(head)
+        lines.extend(f"  - {_code(text)}" for text in try_lines(result))
+    return lines
+
+
 def scorecard_to_markdown(card: MCPScorecard) -> str:
-    """Grade line, component scores, token cost, Tools table and every fix; ends with a newline."""
+    """Grade line, coverage, component scores, token cost, Tools table, every fix, then the
+    failed and inconclusive happy paths; ends with a newline."""
     lines = [
         f"# MCP Scorecard: {scorecard_title(card)}",
         "",
-        f"**Grade: {card.grade}** &middot; Score {card.score:.0%}",
+        f"**Grade: {grade_text(card)}** &middot; Score {card.score:.0%}",
+        "",
+        f"Coverage: {card.coverage_line()}",
         "",
         f"- Happy-path pass rate: {card.happy_pass_rate:.0%}",
         f"- Edge-case resilience: {card.edge_resilience_rate:.0%}",
         f"- Lint score: {card.lint_score:.0%} ({card.lint_errors} errors, {card.lint_warnings} warnings)",
         f"- Tool-definition tokens (estimated): ~{card.total_tool_tokens} across {len(card.tools)} tool(s)",
+        f"- Call latency: {latency_text(card)}",
     ]
     if card.instructions:
         lines.append(
@@ -31,20 +77,23 @@ def scorecard_to_markdown(card: MCPScorecard) -> str:
         )
     if card.inconclusive_count:
         lines.append(
-            f"- Inconclusive scenarios (input the server rejected as invalid): {card.inconclusive_count}"
+            f"- Inconclusive scenarios (input the server rejected, or something the run lacked): {card.inconclusive_count}"
         )
     lines.extend(f"- Note: {_cell(note)}" for note in card.notes)
     lines += [
         "",
         "## Tools",
         "",
-        "| Tool | Scenarios | Avg latency | Def. tokens |",
-        "| --- | --- | --- | --- |",
+        "| Tool | Scenarios | Avg latency | Def. tokens | Status |",
+        "| --- | --- | --- | --- | --- |",
     ]
+    statuses = tool_statuses(card)
     for summary in card.tool_summaries():
+        row = statuses.get(summary.name)
+        status = _cell(status_text(row)) if row is not None else ""
         lines.append(
             f"| `{_cell(summary.name)}` | {scenarios_cell(summary)} | "
-            f"{summary.avg_latency_ms:.1f} ms | {summary.tokens} |"
+            f"{summary.avg_latency_ms:.1f} ms | {summary.tokens} | {status} |"
         )
     lines += ["", "## Top issues to fix", ""]
     fixes = card.fixes()
@@ -55,5 +104,6 @@ def scorecard_to_markdown(card: MCPScorecard) -> str:
         )
     else:
         lines.append("- No issues found — an LLM should be able to use this server cleanly.")
+    lines += _explained(card)
     lines.append("")
     return "\n".join(lines)
