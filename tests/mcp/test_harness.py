@@ -37,19 +37,27 @@ def test_sample_server_grades_b_with_three_top_issues(
     sample_cmd: list[str], pm: ToolscorePluginManager, client: str
 ) -> None:
     card = grade(sample_cmd, pm, client=client)
-    assert (card.grade, round(card.score, 3)) == ("B", 0.866)
+    # Distinct argument sets only: a tool with one meaningful set is called once.
+    assert (card.grade, round(card.score, 3)) == ("B", 0.836)
     assert (card.happy_pass_rate, card.edge_resilience_rate, round(card.lint_score, 2)) == (
-        0.8,
+        0.75,
         1.0,
         0.93,
     )
     assert [(s.name, s.passed, s.total) for s in card.tool_summaries()] == [
-        ("create_note", 6, 6),
-        ("list_notes", 6, 6),
-        ("search_notes", 6, 6),
-        ("delete_note", 6, 6),
-        ("export_notes", 3, 6),
+        ("create_note", 5, 5),
+        ("list_notes", 5, 5),
+        ("search_notes", 4, 4),
+        ("delete_note", 4, 4),
+        ("export_notes", 3, 5),
     ]
+    export = [r for r in card.results if r.scenario.tool == "export_notes"]
+    # "Output format: json or markdown." gives the values; the failure is the server's.
+    assert [r.scenario.arguments["format"] for r in export if r.scenario.kind == "happy"] == [
+        "json",
+        "markdown",
+    ]
+    assert {r.category for r in export if r.scenario.kind == "happy"} == {"defect"}
     assert [(f.tool, f.problem) for f in card.fixes()] == [
         ("export_notes", "fails on valid input (export failed: storage backend not configured)"),
         ("delete_note", "property 'note_id' is missing a 'type'"),
@@ -78,9 +86,11 @@ def test_slow_tool_passes_and_its_latency_shows(misbehaving: MCPScorecard) -> No
 
 def test_failing_tool_fails_its_happy_paths_only(misbehaving: MCPScorecard) -> None:
     fail = by_tool(misbehaving)["fail"]
-    assert [r.verdict for r in fail if r.scenario.kind == "happy"] == ["fail"] * 3
+    assert [(r.verdict, r.category) for r in fail if r.scenario.kind == "happy"] == [
+        ("fail", "defect")
+    ]
     assert all(r.ok for r in fail if r.scenario.kind == "edge")
-    assert fail[0].detail == "backend unavailable: connection refused"
+    assert fail[0].detail == "backend error: the index is corrupted"
 
 
 def test_crashes_are_charged_to_the_crashing_tool_only(misbehaving: MCPScorecard) -> None:
@@ -93,7 +103,7 @@ def test_crashes_are_charged_to_the_crashing_tool_only(misbehaving: MCPScorecard
     for name in ("echo", "slow", "noisy"):
         assert all(r.verdict == "pass" for r in grouped[name]), name
     assert misbehaving.restarts >= 1
-    assert misbehaving.crashes >= 6
+    assert misbehaving.crashes >= 4
 
 
 def test_hanging_tool_times_out_without_stalling_the_run(misbehaving: MCPScorecard) -> None:
@@ -104,7 +114,7 @@ def test_hanging_tool_times_out_without_stalling_the_run(misbehaving: MCPScoreca
 
 def test_junk_on_stdout_is_noted_and_the_tool_still_works(misbehaving: MCPScorecard) -> None:
     assert all(r.verdict == "pass" for r in by_tool(misbehaving)["noisy"])
-    assert misbehaving.junk_lines >= 3
+    assert misbehaving.junk_lines >= 2
     assert any(
         "non-JSON-RPC line(s) to stdout" in note and "DEBUG: noisy tool called" in note
         for note in misbehaving.notes
@@ -113,7 +123,12 @@ def test_junk_on_stdout_is_noted_and_the_tool_still_works(misbehaving: MCPScorec
 
 def test_error_reported_as_success_is_a_finding(misbehaving: MCPScorecard) -> None:
     lies = by_tool(misbehaving)["lies"]
-    assert [r.finding for r in lies if r.scenario.kind == "happy"] == ["error-as-success"] * 3
+    assert [(r.finding, r.verdict) for r in lies] == [
+        ("error-as-success", "fail"),  # happy path: nothing of ours was blamed
+        (None, "pass"),
+        (None, "pass"),
+        ("error-as-success", "fail"),  # edge case: a lie fails edge resilience
+    ]
     fixes = [f for f in misbehaving.fixes() if f.tool == "lies"]
     assert any(
         f.problem == "error reported as success (isError is false: Error: database unavailable)"
@@ -132,7 +147,7 @@ def test_rejected_generated_input_is_inconclusive_with_a_schema_hint(
     )
     assert "Add 'examples' (or an 'enum', 'pattern' or 'format') to 'code'" in fix.fix
     row = next(s for s in misbehaving.tool_summaries() if s.name == "picky")
-    assert (row.passed, row.total, row.inconclusive) == (3, 3, 3)
+    assert (row.passed, row.total, row.inconclusive) == (3, 3, 1)
 
 
 def test_structured_content_is_checked_against_the_output_schema(misbehaving: MCPScorecard) -> None:
@@ -184,7 +199,7 @@ def test_servers_that_cannot_start_give_one_line_errors(
     argv: list[str], error: type, text: str
 ) -> None:
     with pytest.raises(error) as caught:
-        run_sync(lambda: query_server(ServerTarget(command=tuple(argv)), 0.5))
+        run_sync(lambda: query_server(ServerTarget(command=tuple(argv)), 0.5, 0.5))
     assert text in str(caught.value)
     assert "\n" not in str(caught.value)
 

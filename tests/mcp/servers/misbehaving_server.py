@@ -107,7 +107,7 @@ def _call(request_id: Any, name: str, args: dict[str, Any]) -> None:
         time.sleep(0.3)
         _text(request_id, text)
     elif name == "fail":
-        _text(request_id, "backend unavailable: connection refused", error=True)
+        _text(request_id, "backend error: the index is corrupted", error=True)
     elif name == "crash":
         sys.stderr.write("fatal: crash tool called\n")
         sys.stderr.flush()

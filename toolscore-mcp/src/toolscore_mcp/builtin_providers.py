@@ -32,6 +32,7 @@ _OPTIONS = re.compile(
 _COLON_OPTIONS = re.compile(
     r"[:(]\s*((?:[\"'`]?[\w./+-]+[\"'`]?,\s*)*[\"'`]?[\w./+-]+[\"'`]?,?\s+or\s+[\"'`]?[\w./+-]+[\"'`]?)"
 )
+_QUOTED_OPTION = re.compile(r"(?:^|[\s(\[,])['\"`]([\w.-]{1,40})['\"`](?=[\s)\],.;:]|$)")
 _FORMATS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"HH:MM:SS", re.I), "14:30:00"),
     (re.compile(r"HH:MM|24-hour", re.I), "14:30"),
@@ -103,6 +104,10 @@ def description_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[
             if pattern.search(text):
                 yield Candidate(value, "description")
                 break
+        quoted = _QUOTED_OPTION.findall(text)
+        if len(set(quoted)) >= 2:
+            for option in dict.fromkeys(quoted):
+                yield Candidate(option, "description")
         for pattern in (_OPTIONS, _COLON_OPTIONS):
             for match in pattern.finditer(text):
                 for option in _split_options(match.group(1))[:4]:

@@ -70,7 +70,9 @@ _INTERNAL = re.compile(
     re.IGNORECASE,
 )
 _STATE = re.compile(
-    r"not found|no such|does not exist|doesn't exist|not exist|unknown (?!argument|parameter"
+    r"not found|(?:could not|couldn't|cannot|can't|unable to) find|no (?:exact )?match|"
+    r"no changes|nothing to (?:commit|do|update)|(?:use|call|run) \S+ .{0,60}\bfirst\b|"
+    r"no such|does not exist|doesn't exist|not exist|unknown (?!argument|parameter"
     r"|field|property|key|option)\w+|already exists|no (?:\w+ )?(?:named|with (?:id|name))"
     r"|not a (?:git )?repository|not (?:a )?(?:valid )?(?:file|directory|folder)|is a directory"
     r"|is empty|no (?:\w+ )?(?:selected|open|loaded|available)|not (?:open|loaded|initiali[sz]ed"
@@ -79,6 +81,7 @@ _STATE = re.compile(
     re.IGNORECASE,
 )
 _BLAMES_INPUT = re.compile(
+    r"only [\w ]{1,40} (?:are|is) (?:allowed|supported|accepted|permitted)|"
     r"validation error|invalid|must be|must match|should be|\bexpected\b|is not (?:a )?valid"
     r"|not one of|does not match|is required|required (?:property|field|argument|parameter)"
     r"|missing (?:required )?(?:argument|parameter|field|property)|unrecognized"

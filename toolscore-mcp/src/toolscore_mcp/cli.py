@@ -453,10 +453,10 @@ def test_command(
         report = {".json": "json", ".sarif": "sarif"}.get(output.suffix.lower(), "md")
     target = _resolve_target(**server)
 
+    from toolscore.errors import InputError
+
     from toolscore_mcp.errors import MCPError
     from toolscore_mcp.harness import TestOptions, grade_server, run_sync
-
-    from toolscore.errors import InputError
 
     if scenarios_file is not None:
         from toolscore_mcp.scenario_file import load_scenario_file

@@ -1,10 +1,15 @@
 """The MCP client: the official SDK's ``ClientSession`` over stdio, streamable HTTP or SSE.
 
 The SDK does the handshake (``initialize``) and the JSON-RPC plumbing. ``tools/list`` and
-``tools/call`` go through the session's dispatcher as raw requests: the scorecard must see
-what the server really sent (a tool without ``"type": "object"`` is a lint finding, not a
-reason to refuse the whole list), and it checks ``outputSchema`` itself so that a mismatch is
-a finding rather than an exception.
+``tools/call`` go out as raw requests: the scorecard must see what the server really sent (a
+tool without ``"type": "object"`` is a lint finding, not a reason to refuse the whole list),
+and it checks ``outputSchema`` itself so that a mismatch is a finding rather than an
+exception. Either SDK major works (1.x or 2.x); :mod:`toolscore_mcp.sdk_compat` hides where
+they differ.
+
+Launching the server and the handshake get their own, longer deadline (``startup_timeout``):
+a first ``npx`` run or a server that migrates a database takes seconds before it answers,
+which says nothing about how fast its tools are.
 
 Every failure becomes an :class:`~toolscore_mcp.errors.MCPError` with a one-line message.
 """
@@ -19,6 +24,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from types import TracebackType
 from typing import Any, BinaryIO, Literal
 
@@ -27,6 +33,7 @@ import attrs
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup  # type: ignore[import-not-found]
 
+from toolscore_mcp import sdk_compat
 from toolscore_mcp.errors import MCPConnectionClosed, MCPError, MCPProtocolError, MCPTimeoutError
 from toolscore_mcp.model import MCPToolDef, MCPToolResult, ServerDetails
 
@@ -35,6 +42,7 @@ __all__ = ["MCPConnection", "ServerTarget", "quiet_sdk_logging"]
 _MAX_PAGES = 100
 _CONNECTION_CLOSED = -32000
 _REQUEST_TIMEOUT = -32001
+DEFAULT_STARTUP_TIMEOUT = 60.0
 Transport = Literal["stdio", "http", "sse"]
 
 
@@ -54,11 +62,22 @@ class ServerTarget:
     headers: Mapping[str, str] = attrs.field(factory=dict)
     #: The server's name in a config file, when it came from one.
     name: str = ""
+    #: Directories to announce as MCP roots (absolute; a relative one is taken from our
+    #: working directory). Empty: the roots capability is still declared, with no roots.
+    roots: tuple[str, ...] = ()
 
     def describe(self) -> str:
         if self.transport == "stdio":
             return shlex.join(self.command)
         return self.url
+
+    def root_entries(self) -> list[dict[str, str]]:
+        """The ``roots/list`` answer's entries: a ``file://`` URI and the directory's name."""
+        entries = []
+        for root in self.roots:
+            path = Path(root).expanduser().absolute()
+            entries.append({"uri": path.as_uri(), "name": path.name or str(path)})
+        return entries
 
 
 def quiet_sdk_logging() -> None:
@@ -85,6 +104,14 @@ def _is_cancellation(exc: BaseException) -> bool:
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def startup_timeout_text(limit: float) -> str:
+    """The message for a server that did not finish its handshake in time (both clients)."""
+    return (
+        f"Timed out after {limit}s waiting for response to 'initialize'."
+        " The server did not start within the start-up timeout; raise it with --startup-timeout."
+    )
 
 
 class ConnectionBase:
@@ -162,17 +189,25 @@ class MCPConnection(ConnectionBase):
     not JSON-RPC; ``closed`` turns true once the server is gone.
     """
 
-    def __init__(self, target: ServerTarget, timeout: float = 30.0) -> None:
+    def __init__(
+        self,
+        target: ServerTarget,
+        timeout: float = 30.0,
+        *,
+        startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
+    ) -> None:
         self.target = target
+        #: Per request (tools/list, tools/call, ping) unless a call gives its own.
         self.timeout = timeout
+        #: Launch plus the ``initialize`` handshake and ``initialized`` notification.
+        self.startup_timeout = startup_timeout
         self.details = ServerDetails(target=target.describe(), transport=target.transport)
         self.junk_lines = 0
         self.first_junk = ""
         self.closed = False
         self._stack = contextlib.AsyncExitStack()
         self._stderr: BinaryIO | None = None
-        self._dispatcher: Any = None
-        self._headers: dict[str, str] = {}
+        self._session: sdk_compat.RawSession | None = None
         self._pid: int | None = None
 
     # -- lifecycle ---------------------------------------------------------------------------
@@ -232,47 +267,34 @@ class MCPConnection(ConnectionBase):
         return swallowed
 
     async def _open(self) -> None:
-        from toolscore_mcp.sdk import load_client_modules
+        import anyio
 
-        load_client_modules()
-        import mcp_types as types
-        from mcp.client.session import ClientSession
-        from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
-
+        sdk_compat.load()
         before = _child_pids()
         read, write = await self._stack.enter_async_context(self._transport())
         if self.target.transport == "stdio":
             new = _child_pids() - before
             self._pid = new.pop() if len(new) == 1 else None
-        self._dispatcher = JSONRPCDispatcher(read, write)
-        session = ClientSession(
-            dispatcher=self._dispatcher,
-            read_timeout_seconds=self.timeout,
-            message_handler=self._on_message,
-            # Like the IDE clients servers are written for: some expose tools only to clients
-            # that support roots. We have no workspace to share, so the list is empty.
-            list_roots_callback=_no_roots,
-            client_info=types.Implementation(name="toolscore", version=_version()),
+        session = await self._stack.enter_async_context(
+            sdk_compat.open_session(
+                read,
+                write,
+                message_handler=self._on_message,
+                # Like the IDE clients servers are written for: some expose tools only to
+                # clients that support roots, so the capability is declared even with none.
+                roots=self.target.root_entries(),
+                client_name="toolscore",
+                client_version=_version(),
+            )
         )
-        await self._stack.enter_async_context(session)
         try:
-            result = await session.initialize()
+            # One deadline for the answer and the ``initialized`` notification after it.
+            with anyio.fail_after(self.startup_timeout):
+                result = await session.initialize()
         except Exception as exc:
-            raise self._request_error("initialize", _leaf(exc)) from None
-        from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
-
-        version = session.protocol_version or ""
-        self._headers = {MCP_PROTOCOL_VERSION_HEADER: version} if version else {}
-        info = result.server_info
-        capabilities = result.capabilities.model_dump(by_alias=True, mode="json", exclude_none=True)
-        self.details = attrs.evolve(
-            self.details,
-            name=info.name if info else "",
-            version=info.version if info else "",
-            protocol_version=version,
-            instructions=result.instructions if isinstance(result.instructions, str) else None,
-            capabilities=capabilities,
-        )
+            raise self._request_error("initialize", _leaf(exc), self.startup_timeout) from None
+        self._session = session
+        self.details = _with_handshake(self.details, result)
 
     def _transport(self) -> Any:
         target = self.target
@@ -289,26 +311,24 @@ class MCPConnection(ConnectionBase):
                 cwd=target.cwd,
             )
             return stdio_client(params, errlog=self._stderr)  # type: ignore[arg-type]
-        import httpx2
-
-        timeout = httpx2.Timeout(self.timeout, read=max(self.timeout, 300.0))
+        # Connecting is part of starting; each request still gets its own ``timeout``.
+        timeout = max(self.timeout, self.startup_timeout)
         if target.transport == "sse":
             from mcp.client.sse import sse_client
 
             return sse_client(
                 target.url,
                 headers=dict(target.headers),
-                timeout=self.timeout,
-                sse_read_timeout=max(self.timeout, 300.0),
+                timeout=timeout,
+                sse_read_timeout=max(timeout, 300.0),
             )
-        from mcp.client.streamable_http import streamable_http_client
-
-        client = httpx2.AsyncClient(headers=dict(target.headers), timeout=timeout)
-        self._stack.push_async_callback(client.aclose)
-        return streamable_http_client(target.url, http_client=client)
+        return sdk_compat.streamable_http(target.url, target.headers, timeout)
 
     async def _on_message(self, message: Any) -> None:
-        if isinstance(message, Exception):
+        """Count stdout lines that were not JSON-RPC (the transport hands them over as parse
+        errors, ``ValueError``s). Other exceptions (1.x reports a late answer to a timed-out
+        request as a ``RuntimeError``) are not the server's stdout hygiene."""
+        if isinstance(message, ValueError):
             self.junk_lines += 1
             if not self.first_junk:
                 self.first_junk = _junk_excerpt(message)
@@ -332,14 +352,15 @@ class MCPConnection(ConnectionBase):
         text = _one_line(str(exc)) or type(exc).__name__
         return MCPError(f"Could not connect to MCP server at {where}: {text}")
 
-    def _request_error(self, method: str, exc: BaseException) -> MCPError:
-        code = getattr(exc, "code", None)
+    def _request_error(self, method: str, exc: BaseException, limit: float) -> MCPError:
+        """The one-line error for a failed request; ``limit`` is the deadline it had."""
+        code = sdk_compat.error_code(exc)
         if isinstance(exc, TimeoutError) or code == _REQUEST_TIMEOUT:
-            return MCPTimeoutError(
-                f"Timed out after {self.timeout}s waiting for response to {method!r}."
-                + (self._junk_hint() if method == "initialize" else "")
-                + self._stderr_hint()
-            )
+            if method == "initialize":
+                text = startup_timeout_text(limit) + self._junk_hint()
+            else:
+                text = f"Timed out after {limit}s waiting for response to {method!r}."
+            return MCPTimeoutError(text + self._stderr_hint())
         if code == _CONNECTION_CLOSED:
             self.closed = True
             what = "exited" if self.target.transport == "stdio" else "closed the connection"
@@ -367,16 +388,13 @@ class MCPConnection(ConnectionBase):
         self, method: str, params: Mapping[str, Any] | None, timeout: float | None = None
     ) -> dict[str, Any]:
         """Send one request; the raw ``result`` dict, or an :class:`MCPError`."""
-        if self.closed:
+        if self.closed or self._session is None:
             raise MCPConnectionClosed(f"MCP server has exited; cannot send {method!r}.")
-        opts: dict[str, Any] = {"timeout": timeout if timeout is not None else self.timeout}
-        if self._headers:
-            opts["headers"] = dict(self._headers)
+        limit = timeout if timeout is not None else self.timeout
         try:
-            result: dict[str, Any] = await self._dispatcher.send_raw_request(method, params, opts)
+            return await self._session.request(method, params, limit)
         except Exception as exc:
-            raise self._request_error(method, _leaf(exc)) from None
-        return result
+            raise self._request_error(method, _leaf(exc), limit) from None
 
     async def list_tools(self) -> list[MCPToolDef]:
         """Every tool, following ``nextCursor``; non-object entries are skipped."""
@@ -409,10 +427,20 @@ def _child_pids() -> set[int]:
     return pids
 
 
-async def _no_roots(context: Any) -> Any:
-    import mcp_types as types
-
-    return types.ListRootsResult(roots=[])
+def _with_handshake(details: ServerDetails, result: Mapping[str, Any]) -> ServerDetails:
+    """``details`` completed from the ``initialize`` result (as sent on the wire)."""
+    raw_info = result.get("serverInfo")
+    info: Mapping[str, Any] = raw_info if isinstance(raw_info, Mapping) else {}
+    capabilities = result.get("capabilities")
+    instructions = result.get("instructions")
+    return attrs.evolve(
+        details,
+        name=str(info.get("name") or ""),
+        version=str(info.get("version") or ""),
+        protocol_version=str(result.get("protocolVersion") or ""),
+        instructions=instructions if isinstance(instructions, str) else None,
+        capabilities=dict(capabilities) if isinstance(capabilities, Mapping) else {},
+    )
 
 
 def _junk_excerpt(exc: Exception) -> str:

@@ -72,11 +72,11 @@ def run_sync(coroutine_factory: Callable[[], Awaitable[T]]) -> T:
 
 
 async def query_server(
-    target: ServerTarget, timeout: float = 30.0
+    target: ServerTarget, timeout: float = 30.0, startup_timeout: float = 60.0
 ) -> tuple[ServerDetails, list[MCPToolDef]]:
     """Handshake and ``tools/list``; raises :class:`MCPError` with a one-line message."""
     quiet_sdk_logging()
-    async with MCPConnection(target, timeout) as connection:
+    async with MCPConnection(target, timeout, startup_timeout=startup_timeout) as connection:
         tools = await connection.list_tools()
         return connection.details, tools
 
@@ -230,9 +230,7 @@ async def grade_server(
                         setup=sandbox.substitute_all(scenario.setup),
                     )
                 planned.setdefault(scenario.tool, []).append(scenario)
-            skipped += [
-                (name, plan.skip) for name, plan in plan_file.tools.items() if plan.skip
-            ]
+            skipped += [(name, plan.skip) for name, plan in plan_file.tools.items() if plan.skip]
         skipped += [
             (tool.name, "requires task-augmented execution, which toolscore does not exercise")
             for tool in tools

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from toolscore_mcp.providers import Candidate, Parameter, SynthesisContext
+from toolscore_mcp.providers import Candidate, Parameter, SynthesisContext, name_tokens
 
 __all__ = ["meaning_candidates", "path_kind"]
 
@@ -25,6 +25,11 @@ _MOVE_WORDS = frozenset({"source", "src", "destination", "dest", "dst", "target"
 _DIR_WORDS = frozenset(
     {"dir", "dirs", "directory", "directories", "folder", "folders", "cwd", "workspace", "workdir",
      "root"}
+)  # fmt: skip
+#: Tools named with these verbs make a new file or directory at the path they are given.
+_CREATING_VERBS = frozenset(
+    {"write", "create", "new", "save", "mkdir", "touch", "make", "generate", "export", "put",
+     "upload", "move", "rename", "copy"}
 )  # fmt: skip
 _NEW_WORDS = frozenset({"destination", "dest", "dst", "output", "new", "to", "target", "save"})
 _EXTENSION = re.compile(
@@ -61,7 +66,8 @@ def path_kind(param: Parameter) -> str | None:
     text = f"{param.name} {param.description}".lower()
     is_path = bool(tokens & _PATH_WORDS)
     if not is_path and tokens & _MOVE_WORDS:
-        is_path = bool(re.search(r"\bpath\b|\bfile\b|\bdirectory\b|\bfolder\b", text))
+        context = f"{text} {param.tool.name} {param.tool.description}".lower()
+        is_path = bool(re.search(r"path|\bfiles?\b|director|folder|\bmove\b|\brename\b", context))
     if not is_path or param.json_type not in ("string", "array"):
         return None
     if tokens & {"repo", "repository"} or "repository" in text or "git repo" in text:
@@ -71,6 +77,11 @@ def path_kind(param: Parameter) -> str | None:
     if tokens & _DIR_WORDS or (
         re.search(r"\bdirector(?:y|ies)\b|\bfolder\b", text) and "file" not in tokens
     ):
+        return "directory"
+    tool_tokens = set(name_tokens(param.tool.name))
+    if "file" not in tokens and tool_tokens & {"directory", "dir", "tree", "folder", "ls"}:
+        return "directory"
+    if "file" not in tokens and tool_tokens & {"search", "find", "glob"} and param.name == "path":
         return "directory"
     return "file"
 
@@ -102,7 +113,8 @@ def _path_value(param: Parameter, kind: str, ctx: SynthesisContext) -> Any:
     sandbox = ctx.sandbox
     assert sandbox is not None
     tokens = set(param.tokens)
-    wants_new = param.role == "producer" and kind in ("file", "directory")
+    creates = bool(set(name_tokens(param.tool.name)) & _CREATING_VERBS)
+    wants_new = creates and kind in ("file", "directory") and not tokens & {"source", "src"}
     wants_new = wants_new or bool(tokens & _NEW_WORDS and kind in ("file", "directory"))
     if kind in ("file",) and _has_base_directory(param):
         return "toolscore-new.txt" if wants_new else "README.md"
@@ -133,8 +145,9 @@ def _paths(param: Parameter, ctx: SynthesisContext) -> Iterator[Candidate]:
             other = str(ctx.sandbox.root / "README.md")
             if other != value and param.role == "reader":
                 yield Candidate(other, "meaning")
-    for root in ctx.roots:
-        yield Candidate([root] if many else root, "discovered")
+    if kind == "directory" or ctx.sandbox is None:
+        for root in ctx.roots:
+            yield Candidate([root] if many else root, "discovered")
 
 
 def _sql(param: Parameter) -> str | None:
@@ -143,13 +156,16 @@ def _sql(param: Parameter) -> str | None:
     if not (tokens & {"sql", "statement"} or (tokens & {"query"} and _SQL.search(context))):
         return None
     words = f"{param.tool.name} {param.tool.description}".lower()
-    if param.role == "destroyer" or re.search(r"\bdrop\b|\bdelete\b", param.tool.name.lower()):
+    tool_tokens = set(name_tokens(param.tool.name))
+    if tool_tokens & {"read", "select", "get", "list", "describe", "search", "fetch"} or re.search(
+        r"\bselect (?:query|queries|statement)", words
+    ):
+        return "SELECT * FROM items LIMIT 5"
+    if param.role == "destroyer" or tool_tokens & {"drop", "delete"}:
         return "DELETE FROM items WHERE name = 'toolscore'"
     if "create table" in words or re.search(r"create[_ ]table", words):
         return "CREATE TABLE IF NOT EXISTS toolscore_notes (id INTEGER PRIMARY KEY, note TEXT)"
-    if re.search(r"\b(?:insert|update|write|execute|modify)\b|write[_ ]query", words) and not (
-        re.search(r"\bread\b|select", param.tool.name.lower())
-    ):
+    if re.search(r"\b(?:insert|update|write|execute|modify)\b|write[_ ]query", words):
         return "INSERT INTO items (name, price) VALUES ('toolscore', 1.0)"
     return "SELECT * FROM items LIMIT 5"
 

@@ -28,9 +28,13 @@ _OPTIONS = re.compile(
     r"[\"'`]?[\w./+-]+[\"'`]?)",
     re.I,
 )
-_EXTENSION = re.compile(r"(?<![\w/])\.(xlsx|xlsm|xls|csv|json|md|txt|png|jpe?g|db|sqlite|html?|ya?ml)\b", re.I)
+_EXTENSION = re.compile(
+    r"(?<![\w/])\.(xlsx|xlsm|xls|csv|json|md|txt|png|jpe?g|db|sqlite|html?|ya?ml)\b", re.I
+)
 _ABS_PATH = re.compile(r"(?:^|[\s\"'`(\[:,])(/[^\s\"'`)\],;]+)")
-_BOTH = re.compile(r"\bboth\b|only one of|mutually exclusive|cannot be used together|not both", re.I)
+_BOTH = re.compile(
+    r"\bboth\b|only one of|mutually exclusive|cannot be used together|not both", re.I
+)
 _UNEXPECTED = re.compile(
     r"unexpected (?:keyword )?argument|unrecognized (?:key|argument|field|parameter)|"
     r"additional propert|unknown (?:argument|parameter|field|property|key|option)|not permitted|"
@@ -46,7 +50,9 @@ _OUTSIDE = re.compile(
     r"|access denied|not allowed|permission",
     re.I,
 )
-_NUMBER = re.compile(r"must be (?:an? )?(?:integer|number|int|float|numeric)|not a (?:valid )?number", re.I)
+_NUMBER = re.compile(
+    r"must be (?:an? )?(?:integer|number|int|float|numeric)|not a (?:valid )?number", re.I
+)
 
 
 def _named(text: str, arguments: Mapping[str, Any], properties: Mapping[str, Any]) -> list[str]:
@@ -84,7 +90,10 @@ def _drop_conflicts(s: ToolSynthesizer, args: dict[str, Any], text: str, named: 
         keep = [n for n in named if n in args and n not in droppable[-1:]]
         for name in droppable[-1:] if keep else droppable[1:]:
             args.pop(name, None)
-        return args, f"dropped {', '.join(sorted(set(named) - set(args)))} (the server allows only one)"
+        return (
+            args,
+            f"dropped {', '.join(sorted(set(named) - set(args)))} (the server allows only one)",
+        )
     return None
 
 
@@ -141,11 +150,16 @@ def _paths(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]
     elif _NOT_DIR.search(text):
         value, why = str(sandbox.root), "a directory"
     elif _OUTSIDE.search(text):
-        allowed = [p for p in _ABS_PATH.findall(text) if p.rstrip("/.") not in map(str, args.values())]
+        allowed = [
+            p for p in _ABS_PATH.findall(text) if p.rstrip("/.") not in map(str, args.values())
+        ]
         inside = [p for p in allowed if _inside(sandbox, p)]
         choice = (inside or (allowed if s.role == "reader" else []))[:1]
         if choice:
-            value, why = _within(choice[0].rstrip(".,"), args[name] if not many else args[name][0]), "inside the allowed root"
+            value, why = (
+                _within(choice[0].rstrip(".,"), args[name] if not many else args[name][0]),
+                "inside the allowed root",
+            )
     if value is None:
         return None
     args[name] = [value] if many else value

@@ -228,7 +228,9 @@ class MCPScorecard:
                 rows.append(ToolCoverage(tool.name, "skipped", skipped[tool.name]))
                 continue
             happy = [
-                r for r in self.results if r.scenario.tool == tool.name and r.scenario.kind == "happy"
+                r
+                for r in self.results
+                if r.scenario.tool == tool.name and r.scenario.kind == "happy"
             ]
             if any(r.verdict == "pass" for r in happy):
                 rows.append(ToolCoverage(tool.name, "works"))
@@ -336,7 +338,10 @@ def build_fix_list(card: MCPScorecard, limit: int | None = None) -> list[FixSugg
                     0,
                 )
             )
-    for result in _first_per_tool(card.results, lambda r: r.scenario.kind == "edge" and not r.ok):
+    for result in _first_per_tool(
+        card.results,
+        lambda r: r.scenario.kind == "edge" and not r.ok and r.finding != "error-as-success",
+    ):
         fixes.append(
             FixSuggestion(
                 result.scenario.tool,

@@ -50,9 +50,12 @@ def _enter_lazily(name: str) -> None:
 
 
 def load_client_modules() -> None:
-    """Import the SDK's client session, dispatcher and stdio transport, cheaply."""
+    """Import the SDK's client session and stdio transport, cheaply.
+
+    The same on both majors: in 1.x as in 2.x the heavy imports sit in the two package
+    ``__init__`` files, and the session module brings what it runs on (2.x's dispatcher).
+    """
     for name in _LAZY_PACKAGES:
         _enter_lazily(name)
     import mcp.client.session
-    import mcp.client.stdio
-    import mcp.shared.jsonrpc_dispatcher  # noqa: F401
+    import mcp.client.stdio  # noqa: F401

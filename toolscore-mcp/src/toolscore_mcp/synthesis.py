@@ -101,7 +101,9 @@ class ToolSynthesizer:
         self.properties: dict[str, Any] = dict(raw_props) if isinstance(raw_props, Mapping) else {}
         raw_required = schema.get("required")
         self.required = [
-            r for r in (raw_required if isinstance(raw_required, list) else []) if r in self.properties
+            r
+            for r in (raw_required if isinstance(raw_required, list) else [])
+            if r in self.properties
         ]
         self.role = tool_role(tool)
         self.validator = _validator(schema) if schema else None
@@ -230,7 +232,9 @@ class ToolSynthesizer:
             if culprit not in self.required:
                 del chosen[culprit]
                 continue
-            options = [c for c in self.candidates(culprit) if not _same(c.value, chosen[culprit].value)]
+            options = [
+                c for c in self.candidates(culprit) if not _same(c.value, chosen[culprit].value)
+            ]
             if not options:
                 return None
             chosen[culprit] = options[0]

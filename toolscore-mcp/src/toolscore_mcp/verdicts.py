@@ -143,14 +143,28 @@ def _input_schema_error(tool: MCPToolDef, arguments: Mapping[str, Any]) -> tuple
     return name, error.message
 
 
+def _strings_in(value: Any, depth: int = 0) -> list[str]:
+    """Every string inside an argument value (nested lists and objects too)."""
+    if isinstance(value, str):
+        return [value]
+    if depth > 4:
+        return []
+    if isinstance(value, Mapping):
+        return [s for v in value.values() for s in _strings_in(v, depth + 1)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings_in(v, depth + 1)]
+    return []
+
+
 def _mentioned_argument(text: str, arguments: Mapping[str, Any]) -> str | None:
     lowered = text.lower()
     for name in arguments:
         if re.search(rf"(?<![\w]){re.escape(name.lower())}(?![\w])", lowered):
             return name
     for name, value in arguments.items():
-        if isinstance(value, str) and len(value) >= 3 and value.lower() in lowered:
-            return name
+        for text_value in _strings_in(value):
+            if len(text_value) >= 3 and text_value.lower() in lowered:
+                return name
         if (
             isinstance(value, (int, float))
             and not isinstance(value, bool)
@@ -231,9 +245,7 @@ def _judge_failure(
     full_text = content_to_text(result.content) or text
     own = _input_schema_error(tool, scenario.arguments)
     blamed = own[0] if own else _mentioned_argument(full_text, scenario.arguments)
-    evidence = {
-        name: scenario.evidence.get(name, "generated") for name in scenario.arguments
-    }
+    evidence = {name: scenario.evidence.get(name, "generated") for name in scenario.arguments}
     verdict_class = classify_failure(
         full_text,
         evidence,
