@@ -369,7 +369,7 @@ def _write_sarif(path: Path, issues: Sequence[Any], server_name: str, artifact: 
 @click.option(
     "--report",
     type=click.Choice(["md", "json", "sarif"]),
-    help="Write a report file (needs --output): Markdown, JSON, or SARIF lint findings.",
+    help="Write a report file (needs --output): Markdown, JSON, or SARIF (lint and scenario findings).",
 )
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Report file path.")
 @click.option(
@@ -596,12 +596,12 @@ def _write_report(card: Any, report: str, output: Path) -> None:
     from toolscore_mcp.client import _version
     from toolscore_mcp.reports.json_report import scorecard_to_json
     from toolscore_mcp.reports.markdown import scorecard_to_markdown
-    from toolscore_mcp.reports.sarif import lint_to_sarif
+    from toolscore_mcp.reports.sarif import scorecard_to_sarif
 
     if report == "json":
         text = json.dumps(scorecard_to_json(card), indent=2) + "\n"
     elif report == "sarif":
-        log = lint_to_sarif(card.lint, server_name=card.server.name, version=_version())
+        log = scorecard_to_sarif(card, version=_version())
         text = json.dumps(log, indent=2, ensure_ascii=False) + "\n"
     else:
         text = scorecard_to_markdown(card)
