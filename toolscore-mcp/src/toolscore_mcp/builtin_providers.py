@@ -132,6 +132,12 @@ def _typed(raw: str, kind: str) -> Iterator[Candidate]:
         yield Candidate([raw], "description")
 
 
+def learned_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[Candidate]:
+    """A value a repaired call of another tool got accepted for a parameter of this name."""
+    if param.name in ctx.learned and param.role != "destroyer":
+        yield Candidate(ctx.learned[param.name], "learned")
+
+
 def discovered_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[Candidate]:
     """Values a listing tool of the server said are valid for a parameter of this name."""
     for value in ctx.known_values.get(param.name, ())[:3]:
@@ -165,6 +171,7 @@ def builtin_value_providers() -> list[ValueProviderSpec]:
     """toolscore-mcp's own providers, in the order of the evidence they stand for."""
     return [
         ValueProviderSpec("schema", schema_candidates, 80, "const, enum, examples, default"),
+        ValueProviderSpec("learned", learned_candidates, 78, "values a repair got accepted"),
         ValueProviderSpec("discovered", discovered_candidates, 75, "values a lister returned"),
         ValueProviderSpec("description", description_candidates, 70, "e.g., options, formats"),
         ValueProviderSpec("harvested", harvested_candidates, 65, "ids other tools returned"),

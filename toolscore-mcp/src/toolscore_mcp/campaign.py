@@ -183,6 +183,10 @@ class Campaign:
             [current] = await run_scenarios(
                 self.server, [scenario], self._by_name, timeout=self.timeout, concurrency=1
             )
+            if current.verdict == "pass":
+                for name in arguments:
+                    if evidence.get(name) == "repair":
+                        self.context.learned.setdefault(name, arguments[name])
             if current.category != "rejected-input":
                 break
         if not attempts:

@@ -70,7 +70,8 @@ _INTERNAL = re.compile(
     re.IGNORECASE,
 )
 _STATE = re.compile(
-    r"not found|(?:could not|couldn't|cannot|can't|unable to) find|no (?:exact )?match|"
+    r"not found|(?:could not|couldn't|cannot|can't|unable to) find|(?:contains|has) no\b|"
+    r"no \w+ (?:found|available|present|defined)|no (?:exact )?match|"
     r"no changes|nothing to (?:commit|do|update)|(?:use|call|run) \S+ .{0,60}\bfirst\b|"
     r"no such|does not exist|doesn't exist|not exist|unknown (?!argument|parameter"
     r"|field|property|key|option)\w+|already exists|no (?:\w+ )?(?:named|with (?:id|name))"
@@ -176,6 +177,10 @@ def classify_failure(
     )
     if not blames_input:
         return Classification("defect", reason="failed without objecting to the input")
+    if blamed is not None:
+        # A refusal that names the argument gives a reason: our value, or a schema that
+        # does not say what the tool accepts (a lint-style finding, not a broken tool).
+        return Classification("rejected-input", reason=f"the server rejected {blamed!r}")
     if guessed:
         return Classification("rejected-input", reason="the server rejected a value we guessed")
     return Classification("defect", reason="refused input its own schema vouches for")

@@ -26,7 +26,7 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, BinaryIO, Literal
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal
 
 import attrs
 
@@ -37,10 +37,13 @@ from toolscore_mcp import sdk_compat
 from toolscore_mcp.errors import MCPConnectionClosed, MCPError, MCPProtocolError, MCPTimeoutError
 from toolscore_mcp.model import MCPToolDef, MCPToolResult, ServerDetails
 
+if TYPE_CHECKING:
+    from anyio.abc import TaskStatus
+
 __all__ = ["MCPConnection", "ServerTarget", "quiet_sdk_logging"]
 
 _MAX_PAGES = 100
-_CONNECTION_CLOSED = -32000
+_CONNECTION_CLOSED = sdk_compat.CONNECTION_CLOSED
 _REQUEST_TIMEOUT = -32001
 DEFAULT_STARTUP_TIMEOUT = 60.0
 Transport = Literal["stdio", "http", "sse"]
@@ -117,11 +120,14 @@ def startup_timeout_text(limit: float) -> str:
 class ConnectionBase:
     """What both connections (this module's and the SDK-free demo one) build on ``request``.
 
-    A subclass opens the session, sends requests and keeps the server's stderr in
-    ``_stderr`` (stdio only); tool calls, pings and stderr reading are the same for both.
+    A subclass opens the session, sends requests, counts junk stdout lines and keeps the
+    server's stderr in ``_stderr`` (stdio only); tool calls, pings, stderr reading and the
+    start-up timeout error are the same for both.
     """
 
     _stderr: BinaryIO | None
+    junk_lines: int
+    first_junk: str
 
     async def request(
         self, method: str, params: Mapping[str, Any] | None, timeout: float | None = None
@@ -144,6 +150,21 @@ class ConnectionBase:
     def _stderr_hint(self) -> str:
         lines = [line.strip() for line in self.stderr_tail().splitlines() if line.strip()]
         return f" stderr: {lines[-1]}" if lines else ""
+
+    def _junk_hint(self) -> str:
+        if not self.junk_lines:
+            return ""
+        return (
+            f" The server wrote {self.junk_lines} non-JSON-RPC line(s) to stdout"
+            f" (first: {self.first_junk!r}); stdout must carry only protocol messages."
+        )
+
+    def _startup_timeout_error(self, limit: float) -> MCPTimeoutError:
+        """No ``initialize`` answer within the start-up timeout: name the option that
+        raises it, and what the server said meanwhile (junk on stdout, its last stderr line)."""
+        return MCPTimeoutError(
+            startup_timeout_text(limit) + self._junk_hint() + self._stderr_hint()
+        )
 
     async def call_tool(
         self, name: str, arguments: Mapping[str, Any], timeout: float | None = None
@@ -187,6 +208,12 @@ class MCPConnection(ConnectionBase):
 
     ``details`` holds what the handshake told; ``junk_lines`` counts stdout lines that were
     not JSON-RPC; ``closed`` turns true once the server is gone.
+
+    The transport and the SDK session live in a task of their own (:meth:`_serve`): the
+    SDK's transports run readers and writers in task groups whose failures cancel the task
+    that entered them (1.x's stdio writer fails so when the server dies while we write).
+    Hosted apart, such a failure ends this connection and the requests waiting on it, never
+    the caller's run.
     """
 
     def __init__(
@@ -205,16 +232,23 @@ class MCPConnection(ConnectionBase):
         self.junk_lines = 0
         self.first_junk = ""
         self.closed = False
-        self._stack = contextlib.AsyncExitStack()
         self._stderr: BinaryIO | None = None
         self._session: sdk_compat.RawSession | None = None
         self._pid: int | None = None
+        self._group: Any = None  # the anyio task group that hosts _serve
+        self._stop: Any = None  # anyio.Event: set to end _serve
+        self._inflight: set[Any] = set()  # cancel scopes of the requests waiting for answers
 
     # -- lifecycle ---------------------------------------------------------------------------
 
     async def __aenter__(self) -> MCPConnection:
+        import anyio
+
+        self._stop = anyio.Event()
+        self._group = anyio.create_task_group()
+        await self._group.__aenter__()
         try:
-            await self._open()
+            self._session = await self._group.start(self._serve)
         except BaseException as exc:
             closing = await self._close_quietly()
             leaf = _leaf(exc)
@@ -253,29 +287,58 @@ class MCPConnection(ConnectionBase):
 
     async def _close_quietly(self) -> BaseException | None:
         """Close everything, swallowing errors; returns the first one (it may say more than
-        the error that made us close: a refused connection surfaces only here)."""
+        the error that made us close). Call from the task that opened the connection."""
         self.closed = True
         swallowed: BaseException | None = None
-        try:
-            await self._stack.aclose()
-        except (Exception, BaseExceptionGroup) as exc:
-            swallowed = exc
+        group, self._group = self._group, None
+        if group is not None:
+            self._stop.set()
+            try:
+                await group.__aexit__(None, None, None)
+            except (Exception, BaseExceptionGroup) as exc:
+                swallowed = exc
         if self._stderr is not None:
             with contextlib.suppress(OSError):
                 self._stderr.close()
             self._stderr = None
         return swallowed
 
-    async def _open(self) -> None:
+    async def _serve(self, *, task_status: TaskStatus[sdk_compat.RawSession]) -> None:
+        """Open the transport and the session, hand the session over, hold both until closed.
+
+        A failure before the hand-over is the caller's (``TaskGroup.start`` raises it); one
+        after it only ends the connection: whatever was waiting gets "connection closed".
+        """
+        started = False
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                session = await self._open(stack)
+                task_status.started(session)
+                started = True
+                await self._stop.wait()
+        except Exception:
+            if not started:
+                raise
+        finally:
+            self._end_requests()
+
+    def _end_requests(self) -> None:
+        """The connection is over: mark it closed and wake every request still waiting."""
+        self.closed = True
+        for scope in list(self._inflight):
+            scope.cancel()
+
+    async def _open(self, stack: contextlib.AsyncExitStack) -> sdk_compat.RawSession:
+        """Launch or connect, start the session and complete the handshake."""
         import anyio
 
         sdk_compat.load()
         before = _child_pids()
-        read, write = await self._stack.enter_async_context(self._transport())
+        read, write = await stack.enter_async_context(self._transport())
         if self.target.transport == "stdio":
             new = _child_pids() - before
             self._pid = new.pop() if len(new) == 1 else None
-        session = await self._stack.enter_async_context(
+        session = await stack.enter_async_context(
             sdk_compat.open_session(
                 read,
                 write,
@@ -292,9 +355,12 @@ class MCPConnection(ConnectionBase):
             with anyio.fail_after(self.startup_timeout):
                 result = await session.initialize()
         except Exception as exc:
-            raise self._request_error("initialize", _leaf(exc), self.startup_timeout) from None
-        self._session = session
+            error = self._request_error("initialize", _leaf(exc), self.startup_timeout)
+            if isinstance(error, MCPTimeoutError):
+                self.kill()  # it never started: no polite shutdown to wait for
+            raise error from None
         self.details = _with_handshake(self.details, result)
+        return session
 
     def _transport(self) -> Any:
         target = self.target
@@ -335,14 +401,6 @@ class MCPConnection(ConnectionBase):
 
     # -- diagnostics -------------------------------------------------------------------------
 
-    def _junk_hint(self) -> str:
-        if not self.junk_lines:
-            return ""
-        return (
-            f" The server wrote {self.junk_lines} non-JSON-RPC line(s) to stdout"
-            f" (first: {self.first_junk!r}); stdout must carry only protocol messages."
-        )
-
     def _launch_error(self, exc: BaseException) -> MCPError:
         if isinstance(exc, OSError) and self.target.transport == "stdio":
             return MCPError(
@@ -352,23 +410,27 @@ class MCPConnection(ConnectionBase):
         text = _one_line(str(exc)) or type(exc).__name__
         return MCPError(f"Could not connect to MCP server at {where}: {text}")
 
+    def _closed_error(self, method: str) -> MCPConnectionClosed:
+        self.closed = True
+        what = "exited" if self.target.transport == "stdio" else "closed the connection"
+        return MCPConnectionClosed(
+            f"MCP server {what} before responding to {method!r}."
+            + (self._junk_hint() if method == "initialize" else "")
+            + self._stderr_hint()
+        )
+
     def _request_error(self, method: str, exc: BaseException, limit: float) -> MCPError:
         """The one-line error for a failed request; ``limit`` is the deadline it had."""
         code = sdk_compat.error_code(exc)
         if isinstance(exc, TimeoutError) or code == _REQUEST_TIMEOUT:
             if method == "initialize":
-                text = startup_timeout_text(limit) + self._junk_hint()
-            else:
-                text = f"Timed out after {limit}s waiting for response to {method!r}."
-            return MCPTimeoutError(text + self._stderr_hint())
-        if code == _CONNECTION_CLOSED:
-            self.closed = True
-            what = "exited" if self.target.transport == "stdio" else "closed the connection"
-            return MCPConnectionClosed(
-                f"MCP server {what} before responding to {method!r}."
-                + (self._junk_hint() if method == "initialize" else "")
+                return self._startup_timeout_error(limit)
+            return MCPTimeoutError(
+                f"Timed out after {limit}s waiting for response to {method!r}."
                 + self._stderr_hint()
             )
+        if code == _CONNECTION_CLOSED:
+            return self._closed_error(method)
         if isinstance(code, int):
             text = _one_line(str(exc))
             if method == "initialize" and self.target.transport != "stdio":
@@ -388,13 +450,22 @@ class MCPConnection(ConnectionBase):
         self, method: str, params: Mapping[str, Any] | None, timeout: float | None = None
     ) -> dict[str, Any]:
         """Send one request; the raw ``result`` dict, or an :class:`MCPError`."""
-        if self.closed or self._session is None:
+        import anyio
+
+        session = self._session
+        if self.closed or session is None:
             raise MCPConnectionClosed(f"MCP server has exited; cannot send {method!r}.")
         limit = timeout if timeout is not None else self.timeout
-        try:
-            return await self._session.request(method, params, limit)
-        except Exception as exc:
-            raise self._request_error(method, _leaf(exc), limit) from None
+        with anyio.CancelScope() as scope:
+            self._inflight.add(scope)
+            try:
+                return await session.request(method, params, limit)
+            except Exception as exc:
+                raise self._request_error(method, _leaf(exc), limit) from None
+            finally:
+                self._inflight.discard(scope)
+        # Only reached when _end_requests cancelled the scope: the connection ended first.
+        raise self._closed_error(method)
 
     async def list_tools(self) -> list[MCPToolDef]:
         """Every tool, following ``nextCursor``; non-object entries are skipped."""

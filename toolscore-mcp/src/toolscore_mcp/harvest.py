@@ -8,6 +8,7 @@ with the call that produced it, so a scenario that uses one can say which setup 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Iterator, Mapping
@@ -86,10 +87,8 @@ class Harvest:
             self._walk(result.structured, setup, budget)
         text = content_to_text(result.content).strip()
         if text[:1] in "[{":
-            try:
+            with contextlib.suppress(ValueError):
                 self._walk(json.loads(text), setup, budget)
-            except ValueError:
-                pass
         for match in _UUID.finditer(text[:20000]):
             self._add("id", match.group(0), setup)
         for match in _LABELLED_ID.finditer(text[:20000]):

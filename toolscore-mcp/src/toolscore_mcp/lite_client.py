@@ -18,7 +18,7 @@ from typing import Any, BinaryIO
 
 import attrs
 
-from toolscore_mcp.client import ConnectionBase, ServerTarget, _version
+from toolscore_mcp.client import DEFAULT_STARTUP_TIMEOUT, ConnectionBase, ServerTarget, _version
 from toolscore_mcp.errors import MCPConnectionClosed, MCPError, MCPProtocolError, MCPTimeoutError
 from toolscore_mcp.model import MCPToolDef, ServerDetails
 
@@ -30,9 +30,18 @@ PROTOCOL_VERSION = "2025-06-18"
 class LiteConnection(ConnectionBase):
     """One stdio session; same surface as ``MCPConnection`` (used by the runner)."""
 
-    def __init__(self, target: ServerTarget, timeout: float = 30.0) -> None:
+    def __init__(
+        self,
+        target: ServerTarget,
+        timeout: float = 30.0,
+        *,
+        startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
+    ) -> None:
         self.target = target
+        #: Per request (tools/list, tools/call, ping) unless a call gives its own.
         self.timeout = timeout
+        #: Launch plus the ``initialize`` handshake and ``initialized`` notification.
+        self.startup_timeout = startup_timeout
         self.details = ServerDetails(target=target.describe(), transport="stdio")
         self.junk_lines = 0
         self.first_junk = ""
@@ -66,19 +75,10 @@ class LiteConnection(ConnectionBase):
         await self._group.__aenter__()
         self._group.start_soon(self._read)
         try:
-            result = await self.request(
-                "initialize",
-                {
-                    "protocolVersion": PROTOCOL_VERSION,
-                    "capabilities": {},
-                    "clientInfo": {"name": "toolscore", "version": _version()},
-                },
-            )
-            await self._send(
-                {"jsonrpc": "2.0", "method": "notifications/initialized", "params": {}}
-            )
-        except BaseException:
-            await self.aclose()
+            result = await self._handshake()
+        except BaseException as exc:
+            # A server that never started gets no polite shutdown to wait for.
+            await self.aclose(force=isinstance(exc, MCPTimeoutError))
             raise
         raw_info = result.get("serverInfo")
         info: Mapping[str, Any] = raw_info if isinstance(raw_info, Mapping) else {}
@@ -93,6 +93,28 @@ class LiteConnection(ConnectionBase):
             capabilities=dict(capabilities) if isinstance(capabilities, Mapping) else {},
         )
         return self
+
+    async def _handshake(self) -> dict[str, Any]:
+        """``initialize`` and the ``initialized`` notification, within the start-up timeout."""
+        import anyio
+
+        limit = self.startup_timeout
+        # Roots are declared only when there are some: the demo server asks for none.
+        capabilities = {"roots": {"listChanged": False}} if self.target.roots else {}
+        params = {
+            "protocolVersion": PROTOCOL_VERSION,
+            "capabilities": capabilities,
+            "clientInfo": {"name": "toolscore", "version": _version()},
+        }
+        try:
+            with anyio.fail_after(limit):
+                result = await self.request("initialize", params, limit)
+                await self._send(
+                    {"jsonrpc": "2.0", "method": "notifications/initialized", "params": {}}
+                )
+        except (TimeoutError, MCPTimeoutError):
+            raise self._startup_timeout_error(limit) from None
+        return result
 
     async def __aexit__(
         self,
@@ -170,7 +192,10 @@ class LiteConnection(ConnectionBase):
         if isinstance(message, Mapping) and message.get("jsonrpc") == "2.0":
             request_id = message.get("id")
             if "method" in message:
-                return  # server requests and notifications: the demo needs none
+                # Of the server's requests and notifications only roots/list is answered.
+                if message["method"] == "roots/list" and request_id is not None:
+                    self._group.start_soon(self._answer_roots, request_id)
+                return
             if isinstance(request_id, int) and request_id in self._waiters:
                 self._answers[request_id] = dict(message)
                 self._waiters[request_id].set()
@@ -179,6 +204,13 @@ class LiteConnection(ConnectionBase):
         self.junk_lines += 1
         if not self.first_junk:
             self.first_junk = line.decode("utf-8", "replace").strip()[:80]
+
+    async def _answer_roots(self, request_id: Any) -> None:
+        """Answer ``roots/list`` with the target's roots (a server that asks when we declared
+        none gets an empty list rather than no answer)."""
+        roots = self.target.root_entries()
+        with contextlib.suppress(MCPError):
+            await self._send({"jsonrpc": "2.0", "id": request_id, "result": {"roots": roots}})
 
     async def _send(self, message: Mapping[str, Any]) -> None:
         data = (json.dumps(message, separators=(",", ":")) + "\n").encode()

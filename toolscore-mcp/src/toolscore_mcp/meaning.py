@@ -196,11 +196,12 @@ def _string_meaning(param: Parameter, ctx: SynthesisContext) -> Iterator[Candida
     ):
         yield Candidate("2 + 3 * 4", "meaning")
         return
-    if tokens & {"branch"}:
+    if tokens & {"branch"} and not tokens & {"type", "kind", "mode"}:
+        if tokens & {"base", "start", "source", "from", "target"}:
+            yield Candidate("main", "meaning")
+            return
         if param.role == "producer" or (tokens & {"new", "name"} and param.role != "reader"):
             yield Candidate(f"toolscore-branch-{ctx.next_serial()}", "meaning")
-        if tokens & {"base", "start", "source", "from"}:
-            yield Candidate("main", "meaning")
         yield Candidate("feature" if "checkout" in param.tool.name.lower() else "main", "meaning")
         return
     if tokens & {"revision", "commit", "rev", "sha"} or name in ("target", "ref"):

@@ -117,6 +117,8 @@ class SynthesisContext:
     recorded: Mapping[str, Sequence[Mapping[str, Any]]] = attrs.field(factory=dict)
     #: A counter for unique names of things producers create.
     serial: int = 0
+    #: Parameter name -> a value a repair found the server accepts (shared by its tools).
+    learned: dict[str, Any] = attrs.field(factory=dict)
 
     def next_serial(self) -> int:
         self.serial += 1

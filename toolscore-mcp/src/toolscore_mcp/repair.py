@@ -42,6 +42,7 @@ _UNEXPECTED = re.compile(
     re.I,
 )
 _MISSING = re.compile(r"required|missing|must (?:be )?(?:provided|specified|given)", re.I)
+_MISSING_PATH = re.compile(r"does not exist|not found|no such file|enoent", re.I)
 _NOT_REPO = re.compile(r"not a git repository|not a repository|no repository", re.I)
 _IS_DIR = re.compile(r"is a directory|eisdir|expected a file|must be a file|not a file", re.I)
 _NOT_DIR = re.compile(r"not a directory|enotdir|must be a directory|expected a directory", re.I)
@@ -110,7 +111,7 @@ def _drop_unexpected(s: ToolSynthesizer, args: dict[str, Any], text: str, named:
 
 
 def _add_missing(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
-    if not _MISSING.search(text):
+    if not _MISSING.search(text) and not [n for n in named if n not in args]:
         return None
     added = []
     for name in named:
@@ -136,15 +137,25 @@ def _paths(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]
     many = isinstance(args[name], list)
     value: str | None = None
     why = ""
-    extension = _EXTENSION.search(text)
+    extensions = ["." + m.lower() for m in _EXTENSION.findall(text)]
+    existing = [e for e in extensions if sandbox.file_with_extension(e) is not None]
+    extension = (existing or extensions or [None])[0]
     if _NOT_REPO.search(text):
         value, why = str(sandbox.root / "repo"), "a git repository"
     elif extension and re.search(r"must|expected|only|support|require|invalid|not a", text, re.I):
-        ext = "." + extension.group(1).lower()
+        ext = extension
         found = sandbox.file_with_extension(ext)
         wants_new = s.role == "producer"
         value = str(sandbox.new_path("toolscore", ext) if wants_new or found is None else found)
         why = f"a {ext} file"
+    elif (
+        _MISSING_PATH.search(text)
+        and not Path(str(args[name] if not many else args[name][0])).exists()
+    ):
+        previous = Path(str(args[name] if not many else args[name][0]))
+        found = sandbox.file_with_extension(previous.suffix) if previous.suffix else None
+        if found is not None:
+            value, why = str(found), "an existing file of that kind"
     elif _IS_DIR.search(text):
         value, why = str(sandbox.root / "notes.txt"), "a file, not a directory"
     elif _NOT_DIR.search(text):

@@ -28,6 +28,8 @@ from types import ModuleType
 from typing import Any, Protocol
 
 __all__ = [
+    "CONNECTION_CLOSED",
+    "ConnectionLost",
     "RawSession",
     "error_code",
     "http_library",
@@ -40,8 +42,20 @@ __all__ = [
 
 #: The read timeout for HTTP response streams: a server may hold one open while it works.
 _STREAM_READ_TIMEOUT = 300.0
+#: JSON-RPC code both majors use for "the connection closed under the request".
+CONNECTION_CLOSED = -32000
 
 MessageHandler = Callable[[Any], Awaitable[None]]
+
+
+class ConnectionLost(Exception):
+    """A request sent after the transport went away.
+
+    1.x lets anyio's stream errors out of ``send_request`` then; 2.x answers with an error
+    coded ``CONNECTION_CLOSED``. This carries that code, so callers see one contract.
+    """
+
+    code = CONNECTION_CLOSED
 
 
 class RawSession(Protocol):
@@ -197,8 +211,11 @@ class _ValidatingSession:
         request = request_model(method=method, params=dict(params) if params is not None else None)
         # Our own deadline rather than the SDK's: its timeout is an McpError with an HTTP
         # status (408) for a code, indistinguishable from a server's error answer.
-        with anyio.fail_after(timeout):
-            result = await self._session.send_request(request, result_model)
+        try:
+            with anyio.fail_after(timeout):
+                result = await self._session.send_request(request, result_model)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError, anyio.EndOfStream):
+            raise ConnectionLost("Connection closed") from None
         return dict(result.root)
 
 

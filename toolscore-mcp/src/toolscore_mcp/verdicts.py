@@ -244,7 +244,9 @@ def _judge_failure(
     text = _text_excerpt(result) if misreported else _content_excerpt(result.content)
     full_text = content_to_text(result.content) or text
     own = _input_schema_error(tool, scenario.arguments)
-    blamed = own[0] if own else _mentioned_argument(full_text, scenario.arguments)
+    properties = tool.input_schema.get("properties") if tool.input_schema else None
+    known = dict.fromkeys(properties) if isinstance(properties, Mapping) else {}
+    blamed = own[0] if own else _mentioned_argument(full_text, {**known, **scenario.arguments})
     evidence = {name: scenario.evidence.get(name, "generated") for name in scenario.arguments}
     verdict_class = classify_failure(
         full_text,

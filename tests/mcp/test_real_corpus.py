@@ -1,0 +1,112 @@
+"""The scorecard against the corpus of real public MCP servers, judged by hand-made ground truth.
+
+Each ``real/servers/*.json`` was written by calling every tool by hand with valid arguments,
+before any scorecard was looked at (see ``real/README.md``). For every server this checks the
+four promises a server author relies on:
+
+* no tool that works offline with valid arguments is failed;
+* no tool that needs the network, credentials or a missing program is called a defect;
+* every failure the server reports with ``isError: false`` is caught;
+* the grade falls within the fair range.
+
+The servers are installed by ``nox -s mcp_real`` (``real/install.py``); absent ones skip.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp_support import run_cli
+
+pytestmark = pytest.mark.realservers
+
+REAL = Path(__file__).parent / "real" / "servers"
+MANIFESTS = sorted(REAL.glob("*.json"))
+SEARCH_PATH = os.environ.get("MCP_REAL_BIN", "")
+GRADES = "ABCDF"
+WORKING = ("works", "setup")
+NOT_OURS = ("network", "credentials", "binary")
+
+
+def _manifest(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def _argv(manifest: dict[str, Any]) -> list[str]:
+    command = list(manifest["command"])
+    found = shutil.which(command[0], path=SEARCH_PATH or None)
+    if found is None:
+        pytest.skip(f"{command[0]} is not installed (nox -s mcp_real installs the corpus)")
+    return [found, *command[1:]]
+
+
+@pytest.fixture(scope="module", params=MANIFESTS, ids=[p.stem for p in MANIFESTS])
+def graded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    manifest = _manifest(request.param)
+    argv = _argv(manifest)
+    report = tmp_path_factory.mktemp(manifest["name"]) / "card.json"
+    env_args = [
+        arg for key, value in manifest.get("env", {}).items() for arg in ("--env", f"{key}={value}")
+    ]
+    done = run_cli(
+        "mcp", "test", *env_args, "--timeout", "30", "--startup-timeout", "120",
+        "-o", str(report), "--", *argv,
+        timeout=900,
+    )  # fmt: skip
+    assert report.exists(), done.stdout + done.stderr
+    return manifest, json.loads(report.read_text(encoding="utf-8"))
+
+
+def _happy(card: dict[str, Any], tool: str) -> list[dict[str, Any]]:
+    return [r for r in card["results"] if r["tool"] == tool and r["kind"] == "happy"]
+
+
+def test_no_working_tool_is_failed(graded: Any) -> None:
+    manifest, card = graded
+    failed = {
+        name: [r["detail"] for r in _happy(card, name) if r["verdict"] == "fail"]
+        for name, truth in manifest["tools"].items()
+        if truth["offline"] in WORKING
+    }
+    assert {name: details for name, details in failed.items() if details} == {}
+
+
+def test_no_network_or_credential_tool_is_called_a_defect(graded: Any) -> None:
+    manifest, card = graded
+    blamed = {
+        name: [r["detail"] for r in _happy(card, name) if r["verdict"] == "fail"]
+        for name, truth in manifest["tools"].items()
+        if truth["offline"] in NOT_OURS
+    }
+    assert {name: details for name, details in blamed.items() if details} == {}
+
+
+def test_every_error_reported_as_success_is_caught(graded: Any) -> None:
+    """The lies found by hand are flagged when the scorecard meets them; and each one is a
+    lie our detector recognises."""
+    from toolscore_mcp.model import MCPToolResult
+    from toolscore_mcp.verdicts import reports_failure
+
+    manifest, card = graded
+    for lie in manifest.get("errors_as_success", []):
+        result = MCPToolResult(
+            content=[{"type": "text", "text": lie["text"]}], is_error=False, duration=0.0
+        )
+        assert reports_failure(result), lie
+    for result in card["results"]:
+        text = result["detail"]
+        if result["finding"] == "error-as-success":
+            assert text.startswith("error reported as success: ")
+
+
+def test_grade_is_within_the_fair_range(graded: Any) -> None:
+    manifest, card = graded
+    fair = manifest["fair_grade"]
+    best, worst = GRADES.index(fair["best"]), GRADES.index(fair["worst"])
+    assert best <= GRADES.index(card["grade"]) <= worst, (card["grade"], card["coverage"]["line"])
