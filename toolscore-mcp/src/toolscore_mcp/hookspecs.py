@@ -86,9 +86,12 @@ def toolscore_mcp_register_value_providers() -> Iterable[ValueProviderSpec]:
 
     :returns: An iterable of ``ValueProviderSpec``; names must be unique.
 
+    A plugin whose distribution name sorts before ``toolscore-mcp`` is registered before
+    this hookspec exists: mark its implementation ``@toolscore.hookimpl(optionalhook=True)``.
+
     Example::
 
-        @toolscore.hookimpl
+        @toolscore.hookimpl(optionalhook=True)
         def toolscore_mcp_register_value_providers():
             yield ValueProviderSpec("tickers", _tickers, priority=62)
 
