@@ -104,6 +104,10 @@ def validate_manifest(m: Mapping[str, Any]) -> list[str]:
         for step in tool.get("setup", []):
             if not ("tool" in step or "write_file" in step):
                 problems.append(f"tool {name}: a setup step is a tool call or a write_file")
+    for key in LIE_LISTS:
+        for lie in m.get(key, []):
+            if lie.get("tool") not in m["tools"] or "arguments" not in lie or not lie.get("text"):
+                problems.append(f"{key}: each entry needs a listed tool, arguments and text")
     return problems
 
 
@@ -402,6 +406,8 @@ class ServerCheck:
     extra: list[str] = field(default_factory=list)  # in the manifest, not listed
     tools: list[ToolCheck] = field(default_factory=list)
     launch_error: str = ""
+    #: errors_as_success / accepted_bad_input entries replayed: (list, tool, problem or "").
+    lies: list[tuple[str, str, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -410,6 +416,7 @@ class ServerCheck:
             and not self.missing
             and not self.extra
             and all(t.ok for t in self.tools)
+            and not any(problem for _, _, problem in self.lies)
         )
 
 
@@ -461,7 +468,63 @@ async def check_server(
                     check.outcome.text += f" | stderr: {server.stderr_tail()}"
         finally:
             await server.aclose()
+    if not report.launch_error and (
+        manifest.get("errors_as_success") or manifest.get("accepted_bad_input")
+    ):
+        report.lies = await replay_lies(manifest, bin_path, timeout)
     return report
+
+
+LIE_LISTS = ("errors_as_success", "accepted_bad_input")
+
+
+def _normalise(text: str) -> str:
+    return " ".join(text.split())
+
+
+def lie_problem(expected: str, outcome: CallOutcome) -> str:
+    """Why a replayed errors_as_success entry did not reproduce ("" when it did).
+
+    It must still come back with ``isError: false``, and its text must equal the recorded
+    one; an ``...`` in the record stands for any text (the recorded parts must appear in
+    order, the first at the start).
+    """
+    if not outcome.ok:
+        return f"no longer isError false: {outcome.summary()}"
+    actual = _normalise(outcome.text)
+    parts = [_normalise(p) for p in expected.split("...")]
+    position = 0
+    for index, part in enumerate(parts):
+        if not part:
+            continue
+        found = actual.find(part, position)
+        if found < 0 or (index == 0 and found != 0):
+            return f"text differs: {actual[:200]!r}"
+        position = found + len(part)
+    if parts[-1] and not actual.endswith(parts[-1]):
+        return f"text differs: {actual[:200]!r}"
+    return ""
+
+
+async def replay_lies(
+    manifest: Mapping[str, Any], bin_path: str = "", timeout: float = 60.0
+) -> list[tuple[str, str, str]]:
+    """Replay every errors_as_success / accepted_bad_input entry on a fresh sandbox and
+    server, each after its own ``setup`` steps."""
+    found: list[tuple[str, str, str]] = []
+    with open_sandbox() as sandbox:
+        m = prepare(manifest, sandbox)
+        async with Server(m["command"], m.get("env"), bin_path=bin_path, timeout=timeout) as srv:
+            for key in LIE_LISTS:
+                for lie in m.get(key, []):
+                    problem = ""
+                    for step in lie.get("setup", []):
+                        problem = problem or await run_setup_step(srv, step)
+                    if not problem:
+                        outcome = await srv.call(lie["tool"], lie["arguments"])
+                        problem = lie_problem(lie["text"], outcome)
+                    found.append((key, lie["tool"], problem))
+    return found
 
 
 async def run_setup_step(server: Server, step: Mapping[str, Any]) -> str:
@@ -506,6 +569,16 @@ def print_report(report: ServerCheck, verbose: bool = False, out: Any = None) ->
         print(f"  {mark} {check.tool:32} {line}", file=out)
         for failure in check.setup_failures:
             print(f"       setup failed: {failure}", file=out)
+    for key, tool, problem in report.lies:
+        if problem or verbose:
+            mark = "FAIL" if problem else "ok  "
+            print(f"  {mark} {key}: {tool} {problem or 'reproduced'}", file=out)
+    if report.lies:
+        reproduced = sum(1 for _, _, problem in report.lies if not problem)
+        print(
+            f"  {reproduced} of {len(report.lies)} recorded isError-false answers to bad input reproduced",
+            file=out,
+        )
 
 
 # -- command line --------------------------------------------------------------------------------
@@ -592,6 +665,10 @@ def _as_json(report: ServerCheck) -> dict[str, Any]:
                 "setup_failures": t.setup_failures,
             }
             for t in report.tools
+        ],
+        "errors_as_success": [
+            {"list": key, "tool": tool, "reproduced": not problem, "problem": problem}
+            for key, tool, problem in report.lies
         ],
     }
 
