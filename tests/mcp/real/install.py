@@ -28,7 +28,9 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 SERVERS_DIR = HERE / "servers"
-PYTHON = os.environ.get("MCP_REAL_PYTHON", "3.11")
+#: The interpreter for the PyPI servers' venvs: the one running this script (uv resolves a
+#: venv's interpreter to its base), unless MCP_REAL_PYTHON names another (path or version).
+PYTHON = os.environ.get("MCP_REAL_PYTHON", sys.executable)
 
 
 def manifests(names: Sequence[str] = ()) -> list[dict[str, Any]]:
