@@ -3,7 +3,8 @@
 ``uv run nox`` runs the default set: each distribution's tests with only that distribution (and
 core) installed, the integration suite with everything plus ``plugins/*``, the extractors
 against the real provider SDKs (``providers_sdk``), the scorecard against real third-party MCP
-servers from PyPI and npm (``mcp_real``), lint and typecheck. ``bench`` (benchmarks against the
+servers from PyPI and npm (``mcp_real``), the MCP suite on the older ``mcp`` SDK major
+(``mcp_sdk1``), lint and typecheck. ``bench`` (benchmarks against the
 reference) runs only when asked for.
 """
 
@@ -15,10 +16,20 @@ import nox
 
 nox.options.default_venv_backend = "uv"
 nox.options.reuse_existing_virtualenvs = True
-nox.options.sessions = ["tests", "integration", "providers_sdk", "mcp_real", "lint", "typecheck"]
+nox.options.sessions = [
+    "tests",
+    "integration",
+    "providers_sdk",
+    "mcp_real",
+    "mcp_sdk1",
+    "lint",
+    "typecheck",
+]
 
 ROOT = Path(__file__).parent
 TEST_DEPS = ("pytest>=8", "hypothesis>=6.100", "pytest-xdist>=3.5", "xmlschema>=3.4", "pyyaml>=6.0")
+#: The newest release of the ``mcp`` SDK's previous major; toolscore-mcp supports both majors.
+MCP_SDK1 = "mcp==1.30.0"
 
 #: distribution folder -> its test folders (run with only that distribution and core installed).
 PACKAGES: dict[str, tuple[str, ...]] = {
@@ -145,6 +156,17 @@ def mcp_real(session: nox.Session) -> None:
         *session.posargs,
         env={"MCP_REAL_BIN": f"{real}/bin:{tmp}/npm/node_modules/.bin", "TOOLSCORE_MCP_REAL": "1"},
     )
+
+
+@nox.session(name="mcp_sdk1")
+def mcp_sdk1(session: nox.Session) -> None:
+    """The toolscore-mcp suite on mcp 1.x: user projects pin either major and we take theirs.
+
+    ``tests(package='toolscore-mcp')`` covers the newest major (the lock's); the live
+    third-party servers (``realservers``) are skipped here as everywhere but ``mcp_real``.
+    """
+    session.install(*_editable("toolscore-core", "toolscore-mcp"), *TEST_DEPS, MCP_SDK1)
+    session.run("pytest", "tests/mcp", "-q", *session.posargs)
 
 
 @nox.session

@@ -46,6 +46,7 @@ _MAX_PAGES = 100
 _CONNECTION_CLOSED = sdk_compat.CONNECTION_CLOSED
 _REQUEST_TIMEOUT = -32001
 DEFAULT_STARTUP_TIMEOUT = 60.0
+_AUTH_HINT = " (check the URL, and any --header the server needs for authentication)"
 Transport = Literal["stdio", "http", "sse"]
 
 
@@ -407,6 +408,12 @@ class MCPConnection(ConnectionBase):
                 f"Failed to launch MCP server {list(self.target.command)}: {_one_line(str(exc))}"
             )
         where = self.target.describe()
+        status = _http_status(exc)
+        if status is not None:
+            return MCPError(
+                f"MCP error for 'initialize' (HTTP {status}): {where} refused the handshake"
+                f"{_AUTH_HINT}"
+            )
         text = _one_line(str(exc)) or type(exc).__name__
         return MCPError(f"Could not connect to MCP server at {where}: {text}")
 
@@ -434,7 +441,7 @@ class MCPConnection(ConnectionBase):
         if isinstance(code, int):
             text = _one_line(str(exc))
             if method == "initialize" and self.target.transport != "stdio":
-                text += " (check the URL, and any --header the server needs for authentication)"
+                text += _AUTH_HINT
             return MCPProtocolError(
                 f"MCP error for {method!r} (code={code}): {text}", code=code, rpc_message=text
             )
@@ -496,6 +503,16 @@ def _child_pids() -> set[int]:
     except (OSError, ValueError):
         return set()
     return pids
+
+
+def _http_status(exc: BaseException) -> int | None:
+    """The status of an HTTP error response (httpx's and httpx2's ``HTTPStatusError``).
+
+    2.x's streamable HTTP transport turns a refused handshake (401, 404...) into a JSON-RPC
+    error; 1.x's, and the SSE transport of both, raise the HTTP error instead.
+    """
+    status = getattr(getattr(exc, "response", None), "status_code", None)
+    return status if isinstance(status, int) and status >= 400 else None
 
 
 def _with_handshake(details: ServerDetails, result: Mapping[str, Any]) -> ServerDetails:
