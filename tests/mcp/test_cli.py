@@ -61,7 +61,9 @@ def test_mcp_test_writes_reports_and_gates_on_the_grade(tmp_path: Path) -> None:
     )
 
 
-def test_ci_without_fail_under_blocks_on_failures_and_sarif_lists_lint_and_scenarios(tmp_path: Path) -> None:
+def test_ci_without_fail_under_blocks_on_failures_and_sarif_lists_lint_and_scenarios(
+    tmp_path: Path,
+) -> None:
     sarif = tmp_path / "lint.sarif"
     done = run_cli("mcp", "test", SAMPLE, "--ci")
     assert done.returncode == 1

@@ -44,6 +44,8 @@ _FAILURE_TEXT = re.compile(
     r")",
     re.IGNORECASE,
 )
+#: An error wrapped in markup inside otherwise normal text ("...: <error>No more content</error>").
+_ERROR_TAG = re.compile(r"<error>.{1,500}?</error>", re.IGNORECASE | re.DOTALL)
 _ERROR_JSON_KEYS = frozenset(
     {"error", "errors", "code", "message", "details", "status", "success", "ok"}
 )
@@ -92,7 +94,7 @@ def reports_failure(result: MCPToolResult) -> bool:
     text = content_to_text(result.content).strip()
     if not text:
         return False
-    if _FAILURE_TEXT.match(text):
+    if _FAILURE_TEXT.match(text) or _ERROR_TAG.search(text):
         return True
     if text.startswith("{"):
         try:
