@@ -15,8 +15,9 @@ from toolscore._markers import hookimpl
 
 from toolscore_mcp.meaning import meaning_candidates
 from toolscore_mcp.providers import Candidate, Parameter, SynthesisContext, ValueProviderSpec
+from toolscore_mcp.values import SCHEMA_FORMAT_VALUES
 
-__all__ = ["builtin_value_providers", "description_candidates", "schema_candidates"]
+__all__ = ["FORMAT_HINTS", "builtin_value_providers", "description_candidates", "schema_candidates"]
 
 _QUOTED_EXAMPLE = re.compile(
     r"(?:e\.g\.|eg\.|for example|example|such as|like)[:,]?\s*[\"'`]([^\"'`\n]{1,200})[\"'`]",
@@ -33,7 +34,8 @@ _COLON_OPTIONS = re.compile(
     r"[:(]\s*((?:[\"'`]?[\w./+-]+[\"'`]?,\s*)*[\"'`]?[\w./+-]+[\"'`]?,?\s+or\s+[\"'`]?[\w./+-]+[\"'`]?)"
 )
 _QUOTED_OPTION = re.compile(r"(?:^|[\s(\[,])['\"`]([\w.-]{1,40})['\"`](?=[\s)\],.;:]|$)")
-_FORMATS: tuple[tuple[re.Pattern[str], str], ...] = (
+#: Format hints written in prose, and a value that follows each (also read by repairs).
+FORMAT_HINTS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"HH:MM:SS", re.I), "14:30:00"),
     (re.compile(r"HH:MM|24-hour", re.I), "14:30"),
     (re.compile(r"YYYY-MM-DD[T ]HH", re.I), "2026-01-15T10:30:00"),
@@ -46,19 +48,10 @@ _FORMATS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"ISO 3166|country code", re.I), "US"),
     (re.compile(r"ISO 4217|currency code", re.I), "USD"),
 )
-_FORMAT_VALUES = {
-    "date-time": "2026-01-15T10:30:00Z",
-    "date": "2026-01-15",
-    "time": "10:30:00",
-    "email": "user@example.com",
-    "idn-email": "user@example.com",
-    "uuid": "123e4567-e89b-12d3-a456-426614174000",
-    "ipv4": "192.0.2.1",
-    "ipv6": "2001:db8::1",
-    "hostname": "example.com",
-    "idn-hostname": "example.com",
-    "duration": "PT1H",
-}
+#: Formats whose value the schema vouches for. URL formats are left to the ``meaning``
+#: provider, which points them at the sandbox's loopback server instead of the internet.
+_URL_FORMATS = frozenset({"uri", "url", "iri", "uri-reference"})
+_FORMAT_VALUES = {k: v for k, v in SCHEMA_FORMAT_VALUES.items() if k not in _URL_FORMATS}
 
 
 def schema_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[Candidate]:
@@ -100,7 +93,7 @@ def description_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[
     for match in _QUOTED_EXAMPLE.finditer(text):
         yield from _typed(match.group(1), kind)
     if kind == "string":
-        for pattern, value in _FORMATS:
+        for pattern, value in FORMAT_HINTS:
             if pattern.search(text):
                 yield Candidate(value, "description")
                 break

@@ -47,12 +47,15 @@ class Campaign:
     planned: Mapping[str, Sequence[Scenario]] = attrs.field(factory=dict)
     progress: Progress | None = None
     notes: list[str] = attrs.field(factory=list)
-    _synthesizers: dict[str, ToolSynthesizer] = attrs.field(factory=dict)
-    _done: int = 0
-    _total: int = 0
+    _synthesizers: dict[str, ToolSynthesizer] = attrs.field(factory=dict, init=False)
+    _done: int = attrs.field(default=0, init=False)
+    _total: int = attrs.field(default=0, init=False)
 
-    @property
-    def _by_name(self) -> dict[str, MCPToolDef]:
+    #: The tools by name, built once (every batch and every result looks tools up).
+    _by_name: dict[str, MCPToolDef] = attrs.field(init=False)
+
+    @_by_name.default
+    def _index_tools(self) -> dict[str, MCPToolDef]:
         return {tool.name: tool for tool in self.tools}
 
     def synthesizer(self, tool: MCPToolDef) -> ToolSynthesizer:

@@ -126,9 +126,23 @@ class ConnectionBase:
     start-up timeout error are the same for both.
     """
 
-    _stderr: BinaryIO | None
-    junk_lines: int
-    first_junk: str
+    def __init__(
+        self,
+        target: ServerTarget,
+        timeout: float = 30.0,
+        *,
+        startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
+    ) -> None:
+        self.target = target
+        #: Per request (tools/list, tools/call, ping) unless a call gives its own.
+        self.timeout = timeout
+        #: Launch plus the ``initialize`` handshake and ``initialized`` notification.
+        self.startup_timeout = startup_timeout
+        self.details = ServerDetails(target=target.describe(), transport=target.transport)
+        self.junk_lines = 0
+        self.first_junk = ""
+        self.closed = False
+        self._stderr: BinaryIO | None = None
 
     async def request(
         self, method: str, params: Mapping[str, Any] | None, timeout: float | None = None
@@ -224,16 +238,7 @@ class MCPConnection(ConnectionBase):
         *,
         startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
     ) -> None:
-        self.target = target
-        #: Per request (tools/list, tools/call, ping) unless a call gives its own.
-        self.timeout = timeout
-        #: Launch plus the ``initialize`` handshake and ``initialized`` notification.
-        self.startup_timeout = startup_timeout
-        self.details = ServerDetails(target=target.describe(), transport=target.transport)
-        self.junk_lines = 0
-        self.first_junk = ""
-        self.closed = False
-        self._stderr: BinaryIO | None = None
+        super().__init__(target, timeout, startup_timeout=startup_timeout)
         self._session: sdk_compat.RawSession | None = None
         self._pid: int | None = None
         self._group: Any = None  # the anyio task group that hosts _serve

@@ -16,6 +16,7 @@ from typing import Any, Literal
 import attrs
 
 from toolscore_mcp.model import LintIssue, MCPToolDef
+from toolscore_mcp.registry import gather_specs
 
 __all__ = [
     "BUILTIN_RULE_MODULES",
@@ -109,29 +110,7 @@ def _gather_rules(pm: Any) -> tuple[dict[str, LintRuleSpec], dict[str, str], lis
 
         pm = get_plugin_manager()
     ensure_mcp_hooks(pm)
-    rules: dict[str, LintRuleSpec] = {}
-    owners: dict[str, str] = {}
-    problems: list[str] = []
-    caller = pm.hook.toolscore_mcp_register_lint_rules
-    for impl in reversed(caller.get_hookimpls()):
-        try:
-            produced = list(impl.function() or ())
-            bad = [spec for spec in produced if not isinstance(spec, LintRuleSpec)]
-            if bad:
-                raise TypeError(f"returned {type(bad[0]).__name__}, expected LintRuleSpec")
-        except Exception as exc:
-            problems.append(f"lint rules of plugin {impl.plugin_name!r} skipped: {exc}")
-            continue
-        for spec in produced:
-            if spec.name in rules:
-                problems.append(
-                    f"lint rule {spec.name!r} is registered by both {owners[spec.name]!r} "
-                    f"and {impl.plugin_name!r}; keeping the first"
-                )
-                continue
-            rules[spec.name] = spec
-            owners[spec.name] = impl.plugin_name
-    return rules, owners, problems
+    return gather_specs(pm, "toolscore_mcp_register_lint_rules", LintRuleSpec, "lint rule")
 
 
 def lint_tools(

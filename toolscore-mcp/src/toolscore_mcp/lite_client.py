@@ -14,7 +14,7 @@ import os
 import tempfile
 from collections.abc import Mapping
 from types import TracebackType
-from typing import Any, BinaryIO
+from typing import Any
 
 import attrs
 
@@ -37,18 +37,11 @@ class LiteConnection(ConnectionBase):
         *,
         startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
     ) -> None:
-        self.target = target
-        #: Per request (tools/list, tools/call, ping) unless a call gives its own.
-        self.timeout = timeout
-        #: Launch plus the ``initialize`` handshake and ``initialized`` notification.
-        self.startup_timeout = startup_timeout
+        super().__init__(target, timeout, startup_timeout=startup_timeout)
+        # The small client speaks stdio only, whatever the target says.
         self.details = ServerDetails(target=target.describe(), transport="stdio")
-        self.junk_lines = 0
-        self.first_junk = ""
-        self.closed = False
         self._process: Any = None
         self._group: Any = None
-        self._stderr: BinaryIO | None = None
         self._next_id = 0
         self._waiters: dict[int, Any] = {}
         self._answers: dict[int, dict[str, Any]] = {}

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from toolscore_mcp.builtin_providers import _FORMATS
+from toolscore_mcp.builtin_providers import FORMAT_HINTS
 from toolscore_mcp.meaning import path_kind
 from toolscore_mcp.synthesis import ToolSynthesizer
 
@@ -210,7 +210,7 @@ def _options(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[st
 
 
 def _formats(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
-    for pattern, value in _FORMATS:
+    for pattern, value in FORMAT_HINTS:
         if pattern.search(text):
             targets = [n for n in named if n in args and isinstance(args[n], str)]
             for name in targets[:1]:

@@ -43,25 +43,12 @@ class ArgumentSet:
 def collect_value_providers(pm: Any) -> tuple[list[ValueProviderSpec], list[str]]:
     """Every registered provider, highest priority first, and one line per one skipped."""
     from toolscore_mcp.lint import ensure_mcp_hooks
+    from toolscore_mcp.registry import gather_specs
 
     ensure_mcp_hooks(pm)
-    specs: dict[str, ValueProviderSpec] = {}
-    problems: list[str] = []
-    caller = pm.hook.toolscore_mcp_register_value_providers
-    for impl in reversed(caller.get_hookimpls()):
-        try:
-            produced = list(impl.function() or ())
-            bad = [s for s in produced if not isinstance(s, ValueProviderSpec)]
-            if bad:
-                raise TypeError(f"returned {type(bad[0]).__name__}, expected ValueProviderSpec")
-        except Exception as exc:
-            problems.append(f"value providers of plugin {impl.plugin_name!r} skipped: {exc}")
-            continue
-        for spec in produced:
-            if spec.name in specs:
-                problems.append(f"value provider {spec.name!r} registered twice; keeping the first")
-                continue
-            specs[spec.name] = spec
+    specs, _, problems = gather_specs(
+        pm, "toolscore_mcp_register_value_providers", ValueProviderSpec, "value provider"
+    )
     ordered = sorted(specs.values(), key=lambda s: -s.priority)
     return ordered, problems
 

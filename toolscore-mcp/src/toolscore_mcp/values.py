@@ -37,6 +37,7 @@ from toolscore.schema_values import (
 from toolscore_mcp.patterns import string_for_pattern
 
 __all__ = [
+    "SCHEMA_FORMAT_VALUES",
     "ValueContext",
     "effective_schema",
     "generate_value_from_schema",
@@ -44,8 +45,8 @@ __all__ = [
     "schema_types",
 ]
 
-#: The base formats and more of JSON Schema's.
-_FORMAT_VALUES: dict[str, str] = {
+#: A well-formed value for each JSON Schema ``format`` we know (the base ones and more).
+SCHEMA_FORMAT_VALUES: dict[str, str] = {
     **FORMAT_VALUES,
     "uri-reference": "https://example.com",
     "iri": "https://example.com",
@@ -207,7 +208,7 @@ def _hinted_value(
         return True, known[0]
     description = schema.get("description")
     if kind == "string":
-        hinted, value = described_string(schema, _FORMAT_VALUES)
+        hinted, value = described_string(schema, SCHEMA_FORMAT_VALUES)
         if hinted:
             return hinted, value
         if ctx.roots and any(word in name.lower() for word in _PATH_WORDS):
