@@ -458,20 +458,6 @@ def test_command(
     from toolscore_mcp.errors import MCPError
     from toolscore_mcp.harness import TestOptions, grade_server, run_sync
 
-    if scenarios_file is not None:
-        from toolscore_mcp.scenario_file import load_scenario_file
-
-        try:
-            load_scenario_file(scenarios_file)
-        except InputError as exc:
-            _fail(str(exc), 2)
-    if recorded is not None:
-        from toolscore_mcp.scenario_file import scenarios_from_recording
-
-        try:
-            scenarios_from_recording(recorded)
-        except InputError as exc:
-            _fail(str(exc), 2)
     pm = _plugin_manager(ctx)
     with _progress_display() as progress:
         options = TestOptions(
@@ -489,7 +475,7 @@ def test_command(
             card = run_sync(lambda: grade_server(target, options, pm=pm))
         except MCPError as exc:
             _fail(f"Failed to test MCP server: {exc}")
-        except InputError as exc:
+        except InputError as exc:  # a bad scenario file or recording, read before the launch
             _fail(str(exc), 2)
     if save_scenarios is not None:
         _save_scenarios(card, save_scenarios)
