@@ -88,21 +88,22 @@ def test_no_network_or_credential_tool_is_called_a_defect(graded: Any) -> None:
 
 
 def test_every_error_reported_as_success_is_caught(graded: Any) -> None:
-    """The lies found by hand are flagged when the scorecard meets them; and each one is a
-    lie our detector recognises."""
+    """Every lie found by hand (a failure sent with ``isError: false``, exact text) is one the
+    scorecard's detector recognises."""
     from toolscore_mcp.model import MCPToolResult
     from toolscore_mcp.verdicts import reports_failure
 
-    manifest, card = graded
-    for lie in manifest.get("errors_as_success", []):
-        result = MCPToolResult(
-            content=[{"type": "text", "text": lie["text"]}], is_error=False, duration=0.0
+    manifest, _card = graded
+    missed = [
+        lie
+        for lie in manifest.get("errors_as_success", [])
+        if not reports_failure(
+            MCPToolResult(
+                content=[{"type": "text", "text": lie["text"]}], is_error=False, duration=0.0
+            )
         )
-        assert reports_failure(result), lie
-    for result in card["results"]:
-        text = result["detail"]
-        if result["finding"] == "error-as-success":
-            assert text.startswith("error reported as success: ")
+    ]
+    assert missed == []
 
 
 def test_grade_is_within_the_fair_range(graded: Any) -> None:

@@ -29,7 +29,7 @@ _INVALID_PARAMS = -32602
 _NOT_FOUND = re.compile(r"not found|no such|does not exist|doesn't exist|not exist", re.IGNORECASE)
 _FAILURE_TEXT = re.compile(
     r"^\s*(?:\*\*)?(?:"
-    r"(?:error|exception|fatal(?: error)?|failure|failed)\s*[:!\-]"
+    r"(?:(?!no )[a-z]+ )?(?:error|exception|fatal(?: error)?|failure|failed)\s*[:!\-]"
     r"|(?:error|exception) (?:executing|calling|running|while|occurred|processing|in)\b"
     r"|(?:failed|unable) to \w+"
     r"|(?:could not|couldn't|cannot|can't) (?!find any\b)\w+"
@@ -44,6 +44,11 @@ _FAILURE_TEXT = re.compile(
     r")",
     re.IGNORECASE,
 )
+#: An operating-system error code inside an answer ("a.txt: Error - ENOENT: no such file").
+_ERRNO = re.compile(r"\bE(?:NOENT|ACCES|ISDIR|NOTDIR|EXIST|PERM|NOTEMPTY|MFILE|NOSPC|ROFS):")
+#: A short answer that says the request was blocked is a failure dressed as an empty result.
+_SHORT_ANSWER = 500
+_BLOCKED = re.compile(r"bot detection|captcha|rate[ -]limit(?:ed)?|too many requests", re.I)
 #: An error wrapped in markup inside otherwise normal text ("...: <error>No more content</error>").
 _ERROR_TAG = re.compile(r"<error>.{1,500}?</error>", re.IGNORECASE | re.DOTALL)
 _ERROR_JSON_KEYS = frozenset(
@@ -94,7 +99,9 @@ def reports_failure(result: MCPToolResult) -> bool:
     text = content_to_text(result.content).strip()
     if not text:
         return False
-    if _FAILURE_TEXT.match(text) or _ERROR_TAG.search(text):
+    if _FAILURE_TEXT.match(text) or _ERROR_TAG.search(text) or _ERRNO.search(text):
+        return True
+    if len(text) <= _SHORT_ANSWER and _BLOCKED.search(text):
         return True
     if text.startswith("{"):
         try:
