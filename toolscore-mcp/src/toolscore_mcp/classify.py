@@ -70,7 +70,7 @@ _INTERNAL = re.compile(
     re.IGNORECASE,
 )
 _STATE = re.compile(
-    r"not found|(?:could not|couldn't|cannot|can't|unable to) find|(?:contains|has) no\b|"
+    r"not found|(?:could not|couldn't|cannot|can't|unable to) find|(?:contains|has|have|holds) no\b|"
     r"no \w+ (?:found|available|present|defined)|no (?:exact )?match|"
     r"no changes|nothing to (?:commit|do|update)|(?:use|call|run) \S+ .{0,60}\bfirst\b|"
     r"no such|does not exist|doesn't exist|not exist|unknown (?!argument|parameter"

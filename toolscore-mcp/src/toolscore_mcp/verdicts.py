@@ -152,23 +152,36 @@ def _input_schema_error(tool: MCPToolDef, arguments: Mapping[str, Any]) -> tuple
     return name, error.message
 
 
-def _strings_in(value: Any, depth: int = 0) -> list[str]:
-    """Every string inside an argument value (nested lists and objects too)."""
+def _strings_in(value: Any, depth: int = 0, *, keys: bool = False) -> list[str]:
+    """Every string inside an argument value (nested lists and objects too); with ``keys``,
+    the names of the nested object keys instead."""
     if isinstance(value, str):
-        return [value]
+        return [] if keys else [value]
     if depth > 4:
         return []
     if isinstance(value, Mapping):
-        return [s for v in value.values() for s in _strings_in(v, depth + 1)]
+        own = [str(k) for k in value] if keys else []
+        return own + [s for v in value.values() for s in _strings_in(v, depth + 1, keys=keys)]
     if isinstance(value, list):
-        return [s for v in value for s in _strings_in(v, depth + 1)]
+        return [s for v in value for s in _strings_in(v, depth + 1, keys=keys)]
     return []
 
 
+def _names_word(text: str, word: str) -> bool:
+    return re.search(rf"(?<![\w]){re.escape(word.lower())}(?![\w])", text) is not None
+
+
 def _mentioned_argument(text: str, arguments: Mapping[str, Any]) -> str | None:
+    """The argument an error message is about: named itself, by one of its nested keys, or
+    by a value we sent in it."""
     lowered = text.lower()
     for name in arguments:
-        if re.search(rf"(?<![\w]){re.escape(name.lower())}(?![\w])", lowered):
+        if _names_word(lowered, name):
+            return name
+    for name, value in arguments.items():
+        if any(
+            len(key) >= 3 and _names_word(lowered, key) for key in _strings_in(value, keys=True)
+        ):
             return name
     for name, value in arguments.items():
         for text_value in _strings_in(value):

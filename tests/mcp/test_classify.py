@@ -1,0 +1,62 @@
+"""Whose fault a failed happy path was: the server's, our input's, or the machine's."""
+
+from __future__ import annotations
+
+import pytest
+from toolscore_mcp.classify import classify_failure
+from toolscore_mcp.model import MCPToolDef, MCPToolResult, Scenario
+from toolscore_mcp.verdicts import judge_result
+
+GUESSED = {"path": "meaning"}
+CERTAIN = {"format": "schema"}
+
+
+@pytest.mark.parametrize(
+    ("text", "evidence", "category", "needs"),
+    [
+        ("getaddrinfo ENOTFOUND example.com", GUESSED, "environment", "network"),
+        ("Missing API key: set SEARCH_API_KEY", CERTAIN, "environment", "credentials"),
+        ("429 Too Many Requests", CERTAIN, "environment", "rate-limit"),
+        ("Entity with name x not found", GUESSED, "rejected-input", "setup"),
+        ("A1 holds no formula to set to a value.", GUESSED, "rejected-input", "setup"),
+        ("No changes staged for commit. Use git_add to stage changes first", CERTAIN,
+         "rejected-input", "setup"),
+        ("Traceback (most recent call last): KeyError: 'x'", GUESSED, "rejected-input", None),
+        ("Traceback (most recent call last): KeyError: 'x'", CERTAIN, "defect", None),
+        ("export failed: storage backend not configured", CERTAIN, "defect", None),
+        ("Error", CERTAIN, "defect", None),
+        ("", GUESSED, "defect", None),
+        ("Invalid input", CERTAIN, "defect", None),
+        ("Invalid input", GUESSED, "rejected-input", None),
+    ],
+)  # fmt: skip
+def test_failures_are_blamed_on_the_right_party(
+    text: str, evidence: dict[str, str], category: str, needs: str | None
+) -> None:
+    verdict = classify_failure(text, evidence)
+    assert (verdict.category, verdict.needs) == (category, needs)
+
+
+def test_a_refusal_naming_a_nested_key_blames_that_argument() -> None:
+    tool = MCPToolDef(
+        name="add_rule",
+        input_schema={"type": "object", "properties": {"rule": {"type": "object"}}},
+    )
+    scenario = Scenario(
+        "add_rule",
+        {"rule": {"type": "list", "options": ["a"]}},
+        "happy",
+        "happy path #1",
+        evidence={"rule": "plain"},
+    )
+    result = MCPToolResult(
+        content=[{"type": "text", "text": "options and source are only for list rules."}],
+        is_error=True,
+        duration=0.0,
+    )
+    judged = judge_result(tool, scenario, result)
+    assert (judged.verdict, judged.category, judged.argument) == (
+        "inconclusive",
+        "rejected-input",
+        "rule",
+    )
