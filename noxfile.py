@@ -118,43 +118,29 @@ def providers_sdk(session: nox.Session) -> None:
 
 @nox.session(name="mcp_real")
 def mcp_real(session: nox.Session) -> None:
-    """The scorecard and lint against real third-party MCP servers (PyPI and npm)."""
+    """The scorecard and lint against the corpus of real third-party MCP servers.
+
+    ``tests/mcp/real/install.py`` installs every pinned server of ``tests/mcp/real/servers``
+    (a venv per PyPI package, one npm prefix) and prints the PATH fragment holding them; the
+    live tests (``realservers``) then judge each scorecard against the hand-made ground truth.
+    """
     session.install(
         *_editable("toolscore-core", "toolscore-providers", "toolscore-mcp"), *TEST_DEPS
     )
-    tmp = session.create_tmp()
-    real = f"{tmp}/real"
-    session.run("uv", "venv", "--quiet", real, external=True)
-    session.run(
-        "uv",
-        "pip",
-        "install",
-        "--quiet",
-        "--python",
-        f"{real}/bin/python",
-        "mcp-server-time",
-        "mcp-server-fetch",
-        external=True,
+    installed = session.run(
+        "python", "tests/mcp/real/install.py", f"{session.create_tmp()}/real", silent=True
     )
-    session.run(
-        "npm",
-        "install",
-        "--silent",
-        "--no-audit",
-        "--no-fund",
-        "--prefix",
-        f"{tmp}/npm",
-        "@modelcontextprotocol/server-everything",
-        external=True,
-    )
+    bin_path = str(installed or "").strip().splitlines()[-1]
     session.run(
         "pytest",
         "tests/mcp",
         "-m",
         "realservers",
         "-q",
+        "-n",
+        "2",
         *session.posargs,
-        env={"MCP_REAL_BIN": f"{real}/bin:{tmp}/npm/node_modules/.bin", "TOOLSCORE_MCP_REAL": "1"},
+        env={"MCP_REAL_BIN": bin_path, "TOOLSCORE_MCP_REAL": "1"},
     )
 
 

@@ -1,11 +1,8 @@
-"""Real third-party servers, live (nox -s mcp-real installs them; skipped when absent).
+"""Real third-party servers, live (nox -s mcp_real installs them; skipped when absent).
 
-Install outside the workspace venv, e.g.::
+Install the corpus outside the workspace venv and point MCP_REAL_BIN at what it prints::
 
-    uv venv /tmp/mcp-real-venv && uv pip install --python /tmp/mcp-real-venv/bin/python mcp-server-time mcp-server-fetch
-    npm install --prefix /tmp/mcp-real-npm @modelcontextprotocol/server-everything
-
-and point MCP_REAL_BIN at the folders holding the executables (default: those two).
+    export MCP_REAL_BIN=$(uv run python tests/mcp/real/install.py /tmp/mcp-real | tail -1)
 """
 
 from __future__ import annotations
