@@ -16,7 +16,12 @@ from typing import Any, TypeVar, cast
 import attrs
 
 from toolscore_mcp.campaign import Campaign
-from toolscore_mcp.client import MCPConnection, ServerTarget, quiet_sdk_logging
+from toolscore_mcp.client import (
+    DEFAULT_STARTUP_TIMEOUT,
+    MCPConnection,
+    ServerTarget,
+    quiet_sdk_logging,
+)
 from toolscore_mcp.errors import MCPError
 from toolscore_mcp.model import MCPToolDef, Scenario, ServerDetails
 from toolscore_mcp.runner import DEFAULT_CONCURRENCY, ServerHandle
@@ -49,7 +54,7 @@ class TestOptions:
     #: demo uses, see :mod:`toolscore_mcp.lite_client`).
     client: str = "sdk"
     #: Seconds the server may take to start and answer ``initialize``.
-    startup_timeout: float = 60.0
+    startup_timeout: float = DEFAULT_STARTUP_TIMEOUT
     #: Give the run a sandbox (files, a git repository, a database, a loopback web server)
     #: for ``{sandbox}`` in the command and for path and URL arguments.
     sandbox: bool = True
@@ -72,7 +77,9 @@ def run_sync(coroutine_factory: Callable[[], Awaitable[T]]) -> T:
 
 
 async def query_server(
-    target: ServerTarget, timeout: float = 30.0, startup_timeout: float = 60.0
+    target: ServerTarget,
+    timeout: float = 30.0,
+    startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
 ) -> tuple[ServerDetails, list[MCPToolDef]]:
     """Handshake and ``tools/list``; raises :class:`MCPError` with a one-line message."""
     quiet_sdk_logging()
