@@ -82,9 +82,9 @@ class DiffRow:
 def _truncate(text: str, limit: int = MAX_VALUE_LENGTH) -> str:
     # Redact before cutting: a credential cut short no longer matches its pattern and would
     # otherwise leak all but its last characters into failure messages and reports.
-    from toolscore.metrics.policy import redact_secrets
+    from toolscore.redaction import redact
 
-    text = redact_secrets(text)
+    text = redact(text)
     return text if len(text) <= limit else text[:limit] + "…"
 
 

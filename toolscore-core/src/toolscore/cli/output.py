@@ -37,13 +37,19 @@ def stderr_console() -> Console:
 
 
 def error_line(message: str) -> None:
-    """Print ``ERROR <message>`` on stderr, red when it is a terminal; markup is not parsed."""
+    """Print ``ERROR <message>`` on stderr, red when it is a terminal; markup is not parsed.
+
+    Messages quote data (file contents, a server's answer), so they are redacted and control
+    characters in them shown as escapes (:func:`toolscore.terminal_text.shown`).
+    """
     from rich.text import Text
+
+    from toolscore.terminal_text import shown
 
     console = stderr_console()
     text = Text()
     text.append("ERROR", style="bold red")
-    text.append(" " + message)
+    text.append(" " + shown(message))
     console.print(text)
 
 
@@ -54,9 +60,11 @@ def warn_unreadable_arguments(trace_file: object, calls: Sequence[ToolCall]) -> 
 
     problems = argument_problems(calls)
     if problems:
+        from toolscore.terminal_text import shown
+
         console = stderr_console()
         for line in problems:
-            console.print(f"Warning: {trace_file}: {line}", style="yellow", markup=False)
+            console.print(shown(f"Warning: {trace_file}: {line}"), style="yellow", markup=False)
 
 
 def warn_judge_error(metrics: Mapping[str, object]) -> None:
@@ -68,7 +76,9 @@ def warn_judge_error(metrics: Mapping[str, object]) -> None:
     semantic = metrics.get("semantic_metrics")
     error = semantic.get("error") if isinstance(semantic, Mapping) else None
     if error:
-        stderr_console().print(f"Warning: LLM judge: {error}", style="yellow", markup=False)
+        from toolscore.terminal_text import shown
+
+        stderr_console().print(shown(f"Warning: LLM judge: {error}"), style="yellow", markup=False)
 
 
 def fail(message: str, code: ExitCode = ExitCode.ERROR) -> NoReturn:

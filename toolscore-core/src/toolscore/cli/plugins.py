@@ -8,7 +8,9 @@
                   "error": str | null}]}
 
 ``status`` is one of ``active``, ``builtin``, ``disabled``, ``failed``. Failed plugins are
-always listed; core's built-ins only with ``--all``.
+always listed; core's built-ins only with ``--all``. In the table, everything a plugin supplied
+(names, versions, errors, tracebacks) is redacted and its control characters shown as escapes:
+an installed package must not be able to rewrite the terminal through its error message.
 """
 
 from __future__ import annotations
@@ -102,6 +104,7 @@ def _print_table(records: list[PluginRecord], verbose: bool) -> None:
     from rich.text import Text
 
     from toolscore.cli.output import stdout_console
+    from toolscore.terminal_text import shown, shown_markup
 
     console = stdout_console()
     if not records:
@@ -113,19 +116,28 @@ def _print_table(records: list[PluginRecord], verbose: bool) -> None:
     if verbose:
         table.add_column("Loaded from", overflow="fold")
     for record in records:
-        status = Text(record.status, style=_STATUS_STYLE.get(record.status, ""))
-        provides = Text(_provides_text(record))
+        status = Text(
+            shown(record.status, one_line=True), style=_STATUS_STYLE.get(record.status, "")
+        )
+        provides = Text(shown(_provides_text(record)))
         if record.error:
-            provides = Text(record.error, style="red") if provides.plain == "-" else provides
-            if record.status == "failed" and record.error not in provides.plain:
-                provides.append("\n" + record.error, style="red")
-        row: list[Any] = [record.name, record.distribution, record.version, status, provides]
+            error = shown(record.error)
+            provides = Text(error, style="red") if provides.plain == "-" else provides
+            if record.status == "failed" and error not in provides.plain:
+                provides.append("\n" + error, style="red")
+        row: list[Any] = [
+            Text(shown(value, one_line=True))
+            for value in (record.name, record.distribution, record.version)
+        ]
+        row += [status, provides]
         if verbose:
-            row.append(record.location or record.entry_point)
+            row.append(Text(shown(record.location or record.entry_point, one_line=True)))
         table.add_row(*row)
     console.print(table)
     if verbose:
         for record in records:
             if record.traceback:
-                console.print(f"\n[bold red]{record.name}[/] ({record.distribution}) failed:")
-                console.print(Text(record.traceback))
+                name = shown_markup(record.name, one_line=True)
+                distribution = shown_markup(record.distribution, one_line=True)
+                console.print(f"\n[bold red]{name}[/] ({distribution}) failed:")
+                console.print(Text(shown(record.traceback)))

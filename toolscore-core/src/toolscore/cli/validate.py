@@ -1,4 +1,9 @@
-"""``toolscore validate TRACE_FILE``: can this trace be read, as what, and how many calls?"""
+"""``toolscore validate TRACE_FILE``: can this trace be read, as what, and how many calls?
+
+Exit codes: 0 when the file reads (a non-empty file with no calls is a warning), 1 when it
+does not: a malformed item (named by its JSON path, or its line in JSON Lines), or a forced
+``--format`` that reads no calls from a file another format reads calls from.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,12 @@ from pathlib import Path
 import click
 
 from toolscore.cli.output import ExitCode, fail
+
+
+def printable(text: str) -> str:
+    """``text`` with lone surrogates (undecodable file names, ``"\\ud800"`` escapes in a
+    trace) written as ``\\udxxx``, so printing it can never raise ``UnicodeEncodeError``."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 @click.command(name="validate")
@@ -22,27 +33,34 @@ def command(ctx: click.Context, trace_file: Path, trace_format: str) -> None:
 
     from toolscore.cli import plugin_manager_for
     from toolscore.cli.output import stdout_console
+    from toolscore.input_checks import argument_problems
     from toolscore.loading import load_trace, read_json
 
     pm = plugin_manager_for(ctx)
     try:
+        data = read_json(trace_file)
         detected = trace_format
         if trace_format == "auto":
-            detected = pm.detect_format(read_json(trace_file)) or "unknown"
+            detected = pm.detect_format(data) or "unknown"
         calls = load_trace(trace_file, format=trace_format, plugin_manager=pm)
     except Exception as exc:
-        fail(f"Invalid trace file: {exc}", ExitCode.ERROR)
+        fail(printable(f"Invalid trace file: {exc}"), ExitCode.ERROR)
+    # Everything is rendered before the first line is printed: no "OK" followed by a crash.
+    lines = [f"Format: {detected}", f"Total calls: {len(calls)}"]
+    if calls:
+        lines.append(f"First tool: {calls[0].tool}")
+        lines.append(f"First args: {dict(calls[0].actual_args)!r}")
+    warnings = [f"Warning: {line}" for line in argument_problems(calls)]
+    if not calls and data:
+        warnings.append(
+            f"Warning: the file is not empty but no tool calls were read from it as {detected}"
+        )
     console = stdout_console()
     body = Text()
     body.append("OK", style="bold green")
-    body.append(f" Valid trace file: {trace_file}")
+    body.append(printable(f" Valid trace file: {trace_file}"))
     console.print(Panel(body, border_style="green", expand=False))
-    console.print(f"Format: {detected}", markup=False)
-    console.print(f"Total calls: {len(calls)}", markup=False)
-    if calls:
-        console.print(f"First tool: {calls[0].tool}", markup=False)
-        console.print(f"First args: {dict(calls[0].actual_args)!r}", markup=False)
-    from toolscore.input_checks import argument_problems
-
-    for line in argument_problems(calls):
-        console.print(f"Warning: {line}", style="yellow", markup=False)
+    for line in lines:
+        console.print(printable(line), markup=False)
+    for line in warnings:
+        console.print(printable(line), style="yellow", markup=False)

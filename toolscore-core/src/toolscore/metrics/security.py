@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolscore._markers import hookimpl
+from toolscore.redaction import CREDENTIAL_PATTERNS, looks_random, preview, redact
 from toolscore.specs import MetricSpec
 
 if TYPE_CHECKING:
@@ -26,32 +27,13 @@ if TYPE_CHECKING:
 
 __all__ = ["PATTERNS", "find_secrets", "redact_secrets", "secret_spans"]
 
-#: (kind, pattern), most specific first; a span claimed by one is not reported again.
-PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("private_key", re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----")),
-    ("anthropic_api_key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}")),
-    ("openai_api_key", re.compile(r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{32,}")),
-    ("openai_api_key", re.compile(r"\bsk-[A-Za-z0-9]{32,}")),
-    ("github_token", re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b")),
-    ("github_token", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{60,}")),
-    ("aws_access_key_id", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
-    ("google_api_key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
-    ("slack_token", re.compile(r"\bxox[abprs]-[0-9A-Za-z-]{10,}")),
-    ("stripe_secret_key", re.compile(r"\b(?:sk|rk)_live_[0-9A-Za-z]{24,}")),
-)
+#: The counted formats (SPEC §2.9); the table lives with the redaction rules in one module.
+PATTERNS = CREDENTIAL_PATTERNS
 #: A literal every pattern above needs: strings without one are skipped at once.
 _PREFILTER = re.compile(r"PRIVATE KEY|sk-|gh[pousr]_|github_pat_|AKIA|ASIA|AIza|xox[abprs]-|_live_")
 #: Formats that are only a prefix plus a charset must also look random (digits and both
 #: letter cases), so identifiers such as ``sk-some-long-kebab-case-name`` are not reported.
 _RANDOM_KINDS = frozenset({"anthropic_api_key", "openai_api_key"})
-
-
-def _looks_random(text: str) -> bool:
-    return (
-        any(c.isdigit() for c in text)
-        and any(c.islower() for c in text)
-        and any(c.isupper() for c in text)
-    )
 
 
 def secret_spans(text: str) -> list[tuple[int, int, str]]:
@@ -65,26 +47,19 @@ def secret_spans(text: str) -> list[tuple[int, int, str]]:
             start, end = match.span()
             if any(start < c_end and c_start < end for c_start, c_end, _ in claimed):
                 continue
-            if kind in _RANDOM_KINDS and not _looks_random(match.group(0)):
+            if kind in _RANDOM_KINDS and not looks_random(match.group(0)):
                 continue
             claimed.append((start, end, kind))
     return claimed
 
 
-def _preview(kind: str, secret: str) -> str:
-    if kind == "private_key":
-        return "-----BEGIN … PRIVATE KEY-----"
-    return f"{secret[:4]}…{secret[-2:]}"
-
-
 def redact_secrets(text: str) -> str:
     """``text`` with each credential replaced by ``[REDACTED <kind>: <preview>]``.
 
-    For reports that may be published: a credential found in a trace is not copied in full.
+    For reports that may be published. The same as :func:`toolscore.redaction.redact`, which
+    hides more than this metric counts (whole PEM blocks, passwords, bearer tokens, ...).
     """
-    for start, end, kind in sorted(secret_spans(text), reverse=True):
-        text = f"{text[:start]}[REDACTED {kind}: {_preview(kind, text[start:end])}]{text[end:]}"
-    return text
+    return redact(text)
 
 
 def _suspects(value: Any, path: tuple[Any, ...], out: list[tuple[tuple[Any, ...], str]]) -> None:
@@ -209,7 +184,7 @@ def find_secrets(trace_calls: Sequence[ToolCall]) -> dict[str, Any]:
                         "tool": call.tool,
                         "path": path,
                         "kind": kind,
-                        "preview": _preview(kind, text[start:end]),
+                        "preview": preview(kind, text[start:end]),
                     }
                 )
     return {"secret_count": len(findings), "secrets": findings}

@@ -70,12 +70,11 @@ def redact(text: str) -> str:
     """Replace every credential in ``text`` with ``[REDACTED <kind>: <preview>]``.
 
     Human-facing reports (console issues, Markdown, HTML, CSV, JUnit) go through this; the JSON
-    report keeps calls as recorded.
+    report keeps calls as recorded. The rules are :mod:`toolscore.redaction`'s.
     """
-    from toolscore.metrics.policy import redact_secrets
+    from toolscore.redaction import redact as redact_text
 
-    redacted: str = redact_secrets(text)
-    return redacted
+    return redact_text(text)
 
 
 def findings(result: EvaluationResult) -> list[tuple[str, str]]:

@@ -1,8 +1,9 @@
 """The terminal summary of an evaluation (rich), compact by default and detailed with ``-v``.
 
 ``toolscore eval`` prints :func:`print_evaluation_summary`; the ``console`` reporter renders the
-same view as plain text for files and tests. Layout and wording follow SPEC §7.1. Credentials in
-issues and findings are redacted. ``rich`` is imported only when something is printed.
+same view as plain text for files and tests. Layout and wording follow SPEC §7.1. Every value
+from data (tool names, issues, findings, tips) is redacted and its control characters are shown
+as escapes (:mod:`toolscore.terminal_text`). ``rich`` is imported only when something is printed.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from toolscore._markers import hookimpl
-from toolscore.reporters._common import as_float, findings, fix_list, metric, redact
+from toolscore.reporters._common import as_float, findings, fix_list, metric
 from toolscore.specs import ReporterSpec
+from toolscore.terminal_text import shown, shown_markup
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -105,8 +107,6 @@ def _print_completion(result: EvaluationResult, console: Console) -> None:
 
 
 def _print_top_issues(result: EvaluationResult, console: Console) -> None:
-    from rich.markup import escape
-
     fixes = fix_list(result)
     if not fixes:
         console.print(
@@ -116,9 +116,10 @@ def _print_top_issues(result: EvaluationResult, console: Console) -> None:
         return
     console.print("[bold]Top issues to fix[/bold]")
     for index, item in enumerate(fixes[:TOP_ISSUES_LIMIT], start=1):
-        problem = escape(redact(item.problem))
-        console.print(f"  [bold]{index}.[/bold] [cyan]{escape(item.tool)}[/cyan]  {problem}")
-        console.print(f"     [dim]-> {escape(redact(item.fix))}[/dim]")
+        tool = shown_markup(item.tool, one_line=True)
+        problem = shown_markup(item.problem, one_line=True)
+        console.print(f"  [bold]{index}.[/bold] [cyan]{tool}[/cyan]  {problem}")
+        console.print(f"     [dim]-> {shown_markup(item.fix, one_line=True)}[/dim]")
     remaining = len(fixes) - TOP_ISSUES_LIMIT
     if remaining > 0:
         console.print(f"  [dim]... and {remaining} more issue(s).[/dim]")
@@ -129,15 +130,15 @@ _SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "dim", "suc
 
 
 def _print_findings(result: EvaluationResult, console: Console) -> None:
-    from rich.markup import escape
-
     found = findings(result)
     if not found:
         return
     console.print("[bold]Behavior and safety[/bold]")
     for severity, message in found:
         style = _SEVERITY_STYLE.get(severity, "dim")
-        console.print(f"  [{style}]{severity.upper():<7}[/{style}]  {escape(redact(message))}")
+        console.print(
+            f"  [{style}]{severity.upper():<7}[/{style}]  {shown_markup(message, one_line=True)}"
+        )
     console.print()
 
 
@@ -233,7 +234,6 @@ def metric_tips(result: EvaluationResult) -> list[str]:
 
 def _extra_tables(result: EvaluationResult) -> Iterator[Any]:
     """The optional verbose tables, in order; each only when its metric exists."""
-    from rich.markup import escape
     from rich.text import Text
 
     tc = metric(result, "tool_correctness_metrics", default={})
@@ -244,9 +244,13 @@ def _extra_tables(result: EvaluationResult) -> Iterator[Any]:
         table.add_column("Category", style="cyan", no_wrap=True)
         table.add_column("Tools", justify="left")
         if missing:
-            table.add_row("Missing", Text(", ".join(map(str, missing)), style="red"))
+            table.add_row(
+                "Missing", Text(shown(", ".join(map(str, missing)), one_line=True), style="red")
+            )
         if extra:
-            table.add_row("Extra", Text(", ".join(map(str, extra)), style="yellow"))
+            table.add_row(
+                "Extra", Text(shown(", ".join(map(str, extra)), one_line=True), style="yellow")
+            )
         yield table
 
     schema = metric(result, "schema_metrics", default=None)
@@ -279,7 +283,7 @@ def _extra_tables(result: EvaluationResult) -> Iterator[Any]:
         yield table
         details = list(schema.get("error_details") or [])
         if schema.get("total_errors") and details:
-            lines = [f"  • [red]{escape(redact(str(d)))}[/red]" for d in details[:10]]
+            lines = [f"  • [red]{shown_markup(d, one_line=True)}[/red]" for d in details[:10]]
             if len(details) > 10:
                 lines.append(f"  [dim]... and {len(details) - 10} more[/dim]")
             yield Text.from_markup(
@@ -295,13 +299,15 @@ def _extra_tables(result: EvaluationResult) -> Iterator[Any]:
         score = semantic.get("semantic_score")
         if semantic.get("error") or not isinstance(score, (int, float)):
             reason = str(semantic.get("error") or "the judge returned no score")
-            table.add_row("Status", Text("Error", style="bold red"), redact(reason))
+            table.add_row("Status", Text("Error", style="bold red"), shown(reason, one_line=True))
         else:
             table.add_row(
                 "Semantic Score", _pct(float(score)), "Semantic equivalence beyond exact matching"
             )
             table.add_row(
-                "Model Used", str(semantic.get("model_used", "unknown")), "LLM judge model"
+                "Model Used",
+                shown(semantic.get("model_used", "unknown"), one_line=True),
+                "LLM judge model",
             )
             evaluated = min(int(semantic.get("gold_count", 0)), int(semantic.get("trace_count", 0)))
             table.add_row("Evaluated Calls", str(evaluated), "")
@@ -357,11 +363,9 @@ def _print_verbose(result: EvaluationResult, console: Console, show_explanations
     if show_explanations:
         tips = metric_tips(result)[:3]
         if tips:
-            from rich.markup import escape
-
             console.print("[bold cyan]Tips:[/bold cyan]")
             for tip in tips:
-                console.print(f"   [cyan]TIP:[/cyan] {escape(redact(tip))}")
+                console.print(f"   [cyan]TIP:[/cyan] {shown_markup(tip, one_line=True)}")
             console.print()
     for renderable in _extra_tables(result):
         console.print(renderable)

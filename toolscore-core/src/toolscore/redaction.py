@@ -1,0 +1,257 @@
+"""Credential redaction for everything a person reads: consoles, reports, listings.
+
+Why one module: a trace, a tool name, an MCP server's answer or a plugin's error can carry an
+API key, a private key or a password, and every human-facing output (the console summary,
+``toolscore validate``, Markdown, HTML, CSV, JUnit, SARIF, TAP, snapshot listings, the MCP
+scorecard) may end up in a CI log or a shared file. They all call :func:`redact`, so a format
+recognised here is hidden everywhere at once.
+
+Two tables live here:
+
+* :data:`CREDENTIAL_PATTERNS`, the formats the ``security_metrics`` metric *counts* (SPEC §2.9).
+  Its numbers must stay equal to the reference product's, so this table is frozen.
+* :data:`REDACTION_PATTERNS`, what :func:`redact` *hides*. It is broader on purpose: whole PEM
+  blocks (header, base64 body, footer, also with newlines escaped as ``\\n`` inside JSON
+  strings), keys glued to a word (``leak_AKIA...``), newer key shapes, JWTs, bearer tokens and
+  ``password=``-style assignments. Hiding an ordinary value by mistake costs a reader little;
+  printing a credential cannot be undone.
+
+Each credential becomes ``[REDACTED <kind>: <preview>]`` (first four and last two characters)
+or, for secrets too short to preview safely (passwords, bearer tokens), ``[REDACTED <kind>]``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+__all__ = [
+    "CREDENTIAL_PATTERNS",
+    "REDACTION_PATTERNS",
+    "looks_random",
+    "preview",
+    "redact",
+    "redact_strings",
+    "redaction_spans",
+]
+
+#: (kind, pattern) that ``security_metrics`` reports, most specific first (SPEC §2.9). Frozen:
+#: changing it changes scored numbers. A span claimed by one is not reported again.
+CREDENTIAL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("private_key", re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----")),
+    ("anthropic_api_key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}")),
+    ("openai_api_key", re.compile(r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{32,}")),
+    ("openai_api_key", re.compile(r"\bsk-[A-Za-z0-9]{32,}")),
+    ("github_token", re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b")),
+    ("github_token", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{60,}")),
+    ("aws_access_key_id", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("google_api_key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
+    ("slack_token", re.compile(r"\bxox[abprs]-[0-9A-Za-z-]{10,}")),
+    ("stripe_secret_key", re.compile(r"\b(?:sk|rk)_live_[0-9A-Za-z]{24,}")),
+)
+
+
+def looks_random(text: str) -> bool:
+    """True when ``text`` has a digit, a lower-case and an upper-case letter (SPEC §2.9).
+
+    Formats that are only a prefix plus a charset must look random to be *counted*, so
+    identifiers such as ``sk-some-long-kebab-case-name`` are not reported.
+    """
+    return (
+        any(c.isdigit() for c in text)
+        and any(c.islower() for c in text)
+        and any(c.isupper() for c in text)
+    )
+
+
+def _not_plain_words(text: str) -> bool:
+    """Looser than :func:`looks_random`, for hiding: an upper-case letter or a digit.
+
+    Why: real keys without digits exist (``sk-proj-`` keys are mixed-case base64url), while
+    all-lower-case kebab or snake identifiers (``sk-proj-plan-for-the-new-website``) are names.
+    """
+    return any(c.isdigit() or c.isupper() for c in text)
+
+
+def _has_digit(text: str) -> bool:
+    return any(c.isdigit() for c in text)
+
+
+def _mixed_case(text: str) -> bool:
+    return any(c.islower() for c in text) and any(c.isupper() for c in text)
+
+
+#: Not preceded by a letter or digit. Unlike ``\b`` this lets a key glued to ``_``
+#: (``leak_AKIA...``, ``token_ghp_...``) be found, and still skips ``task-1234`` for ``sk-``.
+_START = r"(?<![A-Za-z0-9])"
+#: The keys of ``key=value`` and ``"key": "value"`` assignments whose value is a secret. The
+#: key may carry a prefix (``db_password``, ``x-api-key``) but must end with the word.
+_SECRET_KEY = (
+    r"[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey"
+    r"|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)"
+)
+#: A PEM private key: the whole block up to its footer; a block whose footer is missing (cut
+#: short, or never there) loses everything that could be key material after the header.
+_PEM = (
+    r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
+    r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
+    r"|(?:[A-Za-z0-9+/=\s:,.-]|\\[nrt])*)"
+)
+
+
+class _Rule:
+    """One redaction format: what it hides, how it is shown and when a match counts."""
+
+    __slots__ = ("check", "kind", "pattern", "show_preview")
+
+    def __init__(
+        self,
+        kind: str,
+        pattern: str,
+        *,
+        flags: int = 0,
+        check: Callable[[str], bool] | None = None,
+        show_preview: bool = True,
+    ) -> None:
+        self.kind = kind
+        self.pattern = re.compile(pattern, flags)
+        self.check = check
+        self.show_preview = show_preview
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """Where the secret part of each match is: its named group when it has one (the key of
+        ``password=...`` stays readable), else the whole match."""
+        found: list[tuple[int, int]] = []
+        for match in self.pattern.finditer(text):
+            start, end = match.span(match.lastgroup or 0)
+            secret = text[start:end]
+            if not secret or secret.startswith("[REDACTED"):
+                continue  # nothing there, or already hidden (redacting twice changes nothing)
+            if self.check is not None and not self.check(secret):
+                continue
+            found.append((start, end))
+        return found
+
+
+#: What :func:`redact` hides, most specific first. A span claimed by one rule is left alone by
+#: the rules after it.
+REDACTION_PATTERNS: tuple[_Rule, ...] = (
+    _Rule("private_key", _PEM, flags=re.DOTALL),
+    _Rule("anthropic_api_key", _START + r"sk-ant-[A-Za-z0-9_-]{20,}", check=_not_plain_words),
+    _Rule(
+        "openai_api_key",
+        _START + r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}",
+        check=_not_plain_words,
+    ),
+    _Rule(
+        "openai_api_key",
+        _START + r"sk-[A-Za-z0-9]{32,}(?![A-Za-z0-9_-])",
+        check=lambda s: _has_digit(s) or _mixed_case(s),
+    ),
+    _Rule("github_token", _START + r"(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}"),
+    _Rule("github_token", _START + r"github_pat_[A-Za-z0-9_]{22,}"),
+    _Rule("aws_access_key_id", r"(?<![A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])"),
+    _Rule("google_api_key", _START + r"AIza[0-9A-Za-z_-]{35}"),
+    _Rule("slack_token", _START + r"xox[abprse]-[0-9A-Za-z-]{10,}"),
+    _Rule("stripe_secret_key", _START + r"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{24,}"),
+    _Rule("huggingface_token", _START + r"hf_[A-Za-z0-9]{30,}", check=_mixed_case),
+    _Rule(
+        "jwt",
+        _START + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*",
+    ),
+    _Rule(
+        "url_password",
+        r"[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@\"']+:(?P<secret>[^/\s@\"']+)@",
+        show_preview=False,
+    ),
+    _Rule(
+        "bearer_token",
+        r"\bBearer\s+(?P<secret>[A-Za-z0-9._~+/-]{12,}=*)",
+        flags=re.IGNORECASE,
+        check=_has_digit,
+        show_preview=False,
+    ),
+    _Rule(
+        "basic_auth",
+        r"\bBasic\s+(?P<secret>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])",
+        check=lambda s: _has_digit(s) or s.endswith("="),
+        show_preview=False,
+    ),
+    _Rule(  # "password": "hunter2", also inside a JSON string (\"password\": \"hunter2\")
+        "secret_assignment",
+        r"(?i)\\?[\"']"
+        + _SECRET_KEY
+        + r"\\?[\"']\s*:\s*\\?[\"'](?P<secret>(?:[^\"'\\]|\\.)*?)\\?[\"']",
+        show_preview=False,
+    ),
+    _Rule(  # password=hunter2, ?token=abc&..., api_key = 'abc'
+        "secret_assignment",
+        r"(?i)(?<![A-Za-z0-9])"
+        + _SECRET_KEY
+        + r"\s*=\s*(?:[\"'](?P<secret>[^\"'\n]+)[\"']|(?P<bare>[^\s&;,\"'<>()\[\]{}][^\s&;,\"'<>)\]}]*))",
+        show_preview=False,
+    ),
+)
+
+
+def redaction_spans(text: str) -> list[tuple[int, int, _Rule]]:
+    """``(start, end, rule)`` of every secret :func:`redact` hides in ``text``, sorted, without
+    overlaps (an earlier rule wins a span)."""
+    claimed: list[tuple[int, int, _Rule]] = []
+    for rule in REDACTION_PATTERNS:
+        for start, end in rule.spans(text):
+            if any(start < c_end and c_start < end for c_start, c_end, _ in claimed):
+                continue
+            claimed.append((start, end, rule))
+    return sorted(claimed, key=lambda span: span[0])
+
+
+def preview(kind: str, secret: str) -> str:
+    """What a report may show of a credential: four characters, ``…``, two characters.
+
+    A private key only ever shows its header shape, never a byte of the key.
+    """
+    if kind == "private_key":
+        return "-----BEGIN … PRIVATE KEY-----"
+    return f"{secret[:4]}…{secret[-2:]}"
+
+
+def _replacement(rule: _Rule, secret: str) -> str:
+    if not rule.show_preview:
+        return f"[REDACTED {rule.kind}]"
+    return f"[REDACTED {rule.kind}: {preview(rule.kind, secret)}]"
+
+
+def redact(text: str) -> str:
+    """``text`` with every credential replaced by ``[REDACTED <kind>: <preview>]``.
+
+    Call it on anything from data before a person sees it (tool names too: an agent can put a
+    key anywhere). Redact before cutting text short: a credential cut in half no longer
+    matches and would leak all but its tail.
+    """
+    spans = redaction_spans(text)
+    if not spans:
+        return text
+    parts: list[str] = []
+    position = 0
+    for start, end, rule in spans:
+        parts.append(text[position:start])
+        parts.append(_replacement(rule, text[start:end]))
+        position = end
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def redact_strings(value: Any) -> Any:
+    """``value`` with :func:`redact` applied to every string inside it (keys too), recursively.
+
+    For JSON documents meant for people (SARIF): the structure stays valid, only text changes.
+    """
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, Mapping):
+        return {redact_strings(k): redact_strings(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [redact_strings(v) for v in value]
+    return value
