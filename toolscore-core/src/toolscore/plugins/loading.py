@@ -6,6 +6,11 @@ discovery never needs. Installed distributions are ``<name>-<version>.dist-info`
 ``.egg-info``) on ``sys.path`` holding a plain ``entry_points.txt``; reading those directly is
 what the stdlib does underneath. A ``sys.path`` entry that is not a folder (a zip archive)
 makes the scan fall back to ``importlib.metadata``, which understands every layout.
+
+A malformed distribution (bytes that are not UTF-8 in ``entry_points.txt`` or ``METADATA``, a
+``METADATA`` without a ``Name``) that may declare plugins of the group is not allowed to break
+the scan: it is skipped and reported as a :class:`BrokenDistribution` naming it, so that
+``toolscore plugins list`` shows it as failed instead of every command dying on a decode error.
 """
 
 from __future__ import annotations
@@ -49,28 +54,65 @@ class PluginEntryPoint:
         return loaded
 
 
-@cache
+@attrs.frozen
+class BrokenDistribution:
+    """An installed distribution whose metadata cannot be read; its plugins are skipped."""
+
+    #: ``Name`` from METADATA when readable, else the name in the metadata folder's name.
+    distribution: str
+    version: str
+    #: The metadata folder (``.../name-1.0.dist-info``).
+    location: str
+    #: One line: which file is broken and why.
+    error: str
+
+
+@attrs.frozen
+class EntryPointScan:
+    """What one scan of ``sys.path`` found for a group."""
+
+    entry_points: tuple[PluginEntryPoint, ...]
+    broken: tuple[BrokenDistribution, ...] = ()
+
+
+class _Malformed(ValueError):
+    """A metadata file that cannot be read; the message names the file."""
+
+
 def scan_entry_points(group: str = ENTRY_POINT_GROUP) -> tuple[PluginEntryPoint, ...]:
     """All entry points of ``group``, sorted by (distribution, name). Scanned once per process.
 
     A distribution found twice on ``sys.path`` counts once, the first found (as imports do).
     """
+    return scan_group(group).entry_points
+
+
+@cache
+def scan_group(group: str = ENTRY_POINT_GROUP) -> EntryPointScan:
+    """Entry points of ``group`` and the broken distributions that may declare some; cached."""
+    broken: list[BrokenDistribution] = []
     if any(entry and os.path.isfile(entry) for entry in sys.path):
-        found = list(_scan_with_importlib_metadata(group))
+        found = list(_scan_with_importlib_metadata(group, broken))
     else:
-        found = [
-            ep
-            for info, name, version in _distributions()
-            for ep in _read(info, group, name, version)
-        ]
+        found = []
+        for info, name, version in _distributions(group, broken):
+            try:
+                found.extend(_read(info, group, name, version))
+            except _Malformed as exc:
+                broken.append(BrokenDistribution(name, version, info, str(exc)))
     unique: dict[tuple[str, str], PluginEntryPoint] = {}
     for ep in sorted(found, key=lambda e: (canonical_name(e.distribution), e.name)):
         unique.setdefault((canonical_name(ep.distribution), ep.name), ep)
-    return tuple(unique.values())
+    ordered = sorted(broken, key=lambda b: (canonical_name(b.distribution), b.location))
+    return EntryPointScan(tuple(unique.values()), tuple(ordered))
 
 
-def _distributions() -> Iterator[tuple[str, str, str]]:
-    """``(metadata folder, name, version)`` of each distribution on ``sys.path``, first wins."""
+def _distributions(group: str, broken: list[BrokenDistribution]) -> Iterator[tuple[str, str, str]]:
+    """``(metadata folder, name, version)`` of each distribution on ``sys.path``, first wins.
+
+    A folder whose METADATA cannot be read goes to ``broken`` when it may hold plugins of
+    ``group``; otherwise it is none of toolscore's business and is passed over silently.
+    """
     seen: set[str] = set()
     for entry in sys.path:
         folder = entry or os.curdir
@@ -82,39 +124,89 @@ def _distributions() -> Iterator[tuple[str, str, str]]:
             if not name.endswith((".dist-info", ".egg-info")):
                 continue
             info = os.path.join(folder, name)
-            dist, version = _name_and_version(info)
+            try:
+                dist, version = _name_and_version(info)
+            except _Malformed as exc:
+                if _may_declare(info, group):
+                    dist, version = _folder_name_and_version(name)
+                    if canonical_name(dist) not in seen:
+                        seen.add(canonical_name(dist))
+                        broken.append(BrokenDistribution(dist, version, info, str(exc)))
+                continue
             if dist and canonical_name(dist) not in seen:
                 seen.add(canonical_name(dist))
                 yield info, dist, version
 
 
+def _folder_name_and_version(folder: str) -> tuple[str, str]:
+    """``("name", "1.0")`` from ``name-1.0.dist-info``: how to name a distribution we cannot read."""
+    stem = folder.rsplit(".", 1)[0]
+    name, _, version = stem.partition("-")
+    return name, version.partition("-")[0]
+
+
+def _read_text(path: str) -> str:
+    """A metadata file's text; undecodable bytes are an error naming the file and offset."""
+    with open(path, "rb") as handle:
+        raw = handle.read()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _Malformed(
+            f"{os.path.basename(path)} is not UTF-8 (byte 0x{raw[exc.start]:02x} at offset "
+            f"{exc.start})"
+        ) from None
+
+
 def _name_and_version(info: str) -> tuple[str, str]:
-    """``Name`` and ``Version`` from the metadata headers (they come first; no parser needed)."""
-    fields: dict[str, str] = {}
+    """``Name`` and ``Version`` from the metadata headers (they come first; no parser needed).
+
+    :raises _Malformed: METADATA is not UTF-8 or has no ``Name``.
+    """
     for filename in ("METADATA", "PKG-INFO"):
         try:
-            with open(os.path.join(info, filename), encoding="utf-8", errors="replace") as handle:
-                for line in handle:
-                    if not line.strip():
-                        break
-                    key, sep, value = line.partition(":")
-                    if sep and key in ("Name", "Version"):
-                        fields.setdefault(key, value.strip())
+            text = _read_text(os.path.join(info, filename))
         except OSError:
             continue
-        break
-    return fields.get("Name", ""), fields.get("Version", "")
+        fields: dict[str, str] = {}
+        for line in text.splitlines():
+            if not line.strip():
+                break
+            key, sep, value = line.partition(":")
+            if sep and key in ("Name", "Version"):
+                fields.setdefault(key, value.strip())
+        if not fields.get("Name"):
+            raise _Malformed(f"{filename} has no Name header")
+        return fields["Name"], fields.get("Version", "")
+    return "", ""
 
 
-def _read(info: str, group: str, dist: str, version: str) -> Iterator[PluginEntryPoint]:
-    """The entry points of ``group`` in one ``entry_points.txt`` (an INI file)."""
+def _may_declare(info: str, group: str) -> bool:
+    """Whether ``info``'s ``entry_points.txt`` mentions a ``[group]`` section, read leniently."""
     try:
-        with open(os.path.join(info, "entry_points.txt"), encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
+        with open(os.path.join(info, "entry_points.txt"), "rb") as handle:
+            text = handle.read().decode("utf-8", "replace")
     except OSError:
-        return
+        return False
+    return any(line.strip() == f"[{group}]" for line in text.splitlines())
+
+
+def _read(info: str, group: str, dist: str, version: str) -> list[PluginEntryPoint]:
+    """The entry points of ``group`` in one ``entry_points.txt`` (an INI file).
+
+    :raises _Malformed: the file is not UTF-8 and may declare entry points of ``group``.
+    """
+    try:
+        text = _read_text(os.path.join(info, "entry_points.txt"))
+    except OSError:
+        return []
+    except _Malformed:
+        if _may_declare(info, group):
+            raise
+        return []
+    found: list[PluginEntryPoint] = []
     section = None
-    for raw in lines:
+    for raw in text.splitlines():
         line = raw.strip()
         if not line or line.startswith(("#", ";")):
             continue
@@ -122,17 +214,29 @@ def _read(info: str, group: str, dist: str, version: str) -> Iterator[PluginEntr
             section = line[1:-1].strip()
         elif section == group and "=" in line:
             name, _, value = line.partition("=")
-            yield PluginEntryPoint(name.strip(), value.strip(), group, dist, version)
+            found.append(PluginEntryPoint(name.strip(), value.strip(), group, dist, version))
+    return found
 
 
-def _scan_with_importlib_metadata(group: str) -> Iterator[PluginEntryPoint]:
-    from importlib.metadata import entry_points
+def _scan_with_importlib_metadata(
+    group: str, broken: list[BrokenDistribution]
+) -> Iterator[PluginEntryPoint]:
+    """The slow path (zip archives on ``sys.path``): one distribution at a time, so that one
+    unreadable distribution is reported instead of failing the whole scan."""
+    from importlib.metadata import distributions
 
-    for ep in entry_points(group=group):
-        dist = ep.dist
-        yield PluginEntryPoint(
-            ep.name, ep.value, group, dist.name if dist else "", dist.version if dist else ""
-        )
+    for dist in distributions():
+        try:
+            for ep in dist.entry_points.select(group=group):
+                yield PluginEntryPoint(ep.name, ep.value, group, dist.name, dist.version)
+        except Exception as exc:
+            location = str(getattr(dist, "_path", ""))
+            if os.path.isdir(location) and not _may_declare(location, group):
+                continue
+            name, version = _folder_name_and_version(os.path.basename(location))
+            broken.append(
+                BrokenDistribution(name, version, location, f"{type(exc).__name__}: {exc}")
+            )
 
 
 def allow_list_from_env() -> frozenset[str] | None:

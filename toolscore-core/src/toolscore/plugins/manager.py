@@ -1,6 +1,13 @@
 """The plugin manager: pluggy underneath, a typed facade on top.
 
 The evaluator and the CLI only call the ``get_*`` methods here; ``pm.hook`` never leaks out.
+
+Isolation: nothing a third-party plugin raises at import or in a hook takes the host down,
+``SystemExit`` included (a plugin calling ``sys.exit()`` would otherwise end every command,
+``--help`` too, without saying which plugin did it). Only ``KeyboardInterrupt`` goes through,
+so Ctrl-C still interrupts. The plugin is recorded as failed, named in a one-line warning on
+stderr, and, for a hook called during a run (format detection, notifications), skipped for the
+rest of the run. Core's own built-ins are not isolated: their errors are real errors.
 """
 
 from __future__ import annotations
@@ -8,7 +15,7 @@ from __future__ import annotations
 import importlib
 import sys
 import traceback
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import ModuleType
 from typing import Any, TypeVar
 
@@ -18,7 +25,12 @@ import pluggy
 from toolscore import hookspecs
 from toolscore._markers import PROJECT_NAME
 from toolscore.errors import PluginConflictError, PluginLoadError
-from toolscore.plugins.loading import PluginEntryPoint, canonical_name, scan_entry_points
+from toolscore.plugins.loading import (
+    BrokenDistribution,
+    PluginEntryPoint,
+    canonical_name,
+    scan_group,
+)
 from toolscore.plugins.records import PluginRecord
 from toolscore.plugins.registry import Registry, collect
 from toolscore.specs import (
@@ -60,6 +72,8 @@ class ToolscorePluginManager(pluggy.PluginManager):
         self._registries: dict[str, Registry[Any]] = {}
         self._failed_in_registry: dict[str, str] = {}
         self._commands: dict[str, tuple[str, ...]] = {}
+        #: Plugins skipped for the rest of the run, per hook, after raising in it.
+        self._dropped: dict[str, set[str]] = {}
 
     # -- loading -----------------------------------------------------------------------------
 
@@ -90,7 +104,12 @@ class ToolscorePluginManager(pluggy.PluginManager):
         holds entry-point or distribution names. Both apply before the plugin is imported.
         """
         blocked_names = {canonical_name(b) for b in blocked}
-        for ep in scan_entry_points(group):
+        scan = scan_group(group)
+        for broken in scan.broken:
+            wanted = allow is None or canonical_name(broken.distribution) in allow
+            if wanted and canonical_name(broken.distribution) not in blocked_names:
+                self._record_broken(broken)
+        for ep in scan.entry_points:
             dist, version = ep.distribution, ep.version
             base = PluginRecord(
                 name=ep.name,
@@ -107,6 +126,28 @@ class ToolscorePluginManager(pluggy.PluginManager):
                 continue
             self._load_one(ep, base)
 
+    def _record_broken(self, broken: BrokenDistribution) -> None:
+        """A distribution whose metadata cannot be read: listed as failed, its plugins skipped."""
+        error = f"malformed distribution metadata: {broken.error}"
+        self._records.setdefault(
+            broken.distribution,
+            PluginRecord(
+                name=broken.distribution,
+                distribution=broken.distribution,
+                version=broken.version,
+                status="failed",
+                location=broken.location,
+                error=error,
+            ),
+        )
+        if self.strict:
+            raise PluginLoadError(f"distribution {broken.distribution!r} is skipped: {error}")
+        print(
+            f"toolscore: distribution {broken.distribution!r} skipped: {error} "
+            f"({broken.location}; see 'toolscore plugins list')",
+            file=sys.stderr,
+        )
+
     def _load_one(self, ep: PluginEntryPoint, base: PluginRecord) -> None:
         plugin: object = None
         try:
@@ -119,7 +160,9 @@ class ToolscorePluginManager(pluggy.PluginManager):
             plugin = ep.load()
             self.register(plugin, name=ep.name)
             self.check_pending()
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # SystemExit too: a plugin must not end the host
             if plugin is not None and self.get_plugin(ep.name) is plugin:
                 self.unregister(name=ep.name)
             self._records.setdefault(
@@ -215,9 +258,59 @@ class ToolscorePluginManager(pluggy.PluginManager):
         return self._registry("reporters", ReporterSpec)
 
     def detect_format(self, payload: Any) -> str | None:
-        """Ask the ``toolscore_detect_format`` hook which extractor reads ``payload``."""
-        result: str | None = self.hook.toolscore_detect_format(payload=payload, plugin_manager=self)
-        return result
+        """Ask the ``toolscore_detect_format`` hook which extractor reads ``payload``.
+
+        The first answer that is not ``None`` wins, in pluggy's order. A plugin whose detector
+        raises is warned about once and left out for the rest of the run; the others (and
+        core's fallback) still decide, so one broken detector never breaks auto-detection.
+        """
+        kwargs = {"payload": payload, "plugin_manager": self}
+        for _plugin, answer in self._call_each("toolscore_detect_format", kwargs):
+            if answer is not None:
+                return str(answer)
+        return None
+
+    def _call_each(self, hook_name: str, kwargs: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
+        """Call each implementation of ``hook_name`` on its own, in pluggy's calling order.
+
+        Yields ``(plugin name, answer)``. Each call goes through pluggy (so hook tracing still
+        sees it) with the other implementations left out; wrappers stay around every call.
+        A third-party implementation that raises is dropped (see :meth:`_hook_failed`);
+        a built-in's error is raised, as it is a bug or a deliberate error of core's own.
+        """
+        caller = getattr(self.hook, hook_name)
+        impls = list(reversed(caller.get_hookimpls()))
+        plain = [impl for impl in impls if not (impl.hookwrapper or impl.wrapper)]
+        dropped = self._dropped.setdefault(hook_name, set())
+        for impl in plain:
+            if impl.plugin_name in dropped:
+                continue
+            others = [other.plugin for other in plain if other is not impl]
+            single = self.subset_hook_caller(hook_name, others)
+            try:
+                answer = single(**kwargs)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:
+                record = self._records.get(impl.plugin_name)
+                if record is not None and record.builtin:
+                    raise
+                self._hook_failed(hook_name, impl.plugin_name, exc)
+                continue
+            yield impl.plugin_name, answer
+
+    def _hook_failed(self, hook_name: str, plugin: str, exc: BaseException) -> None:
+        """Record that ``plugin`` raised in ``hook_name``; skip it in that hook from now on."""
+        self._dropped.setdefault(hook_name, set()).add(plugin)
+        error = f"{hook_name} raised {_first_line(exc)}"
+        self._failed_in_registry[plugin] = error
+        if self.strict:
+            raise PluginLoadError(f"plugin {self._describe(plugin)} failed: {error}") from exc
+        print(
+            f"toolscore: plugin {self._describe(plugin)} {error}; it is skipped in {hook_name} "
+            "for the rest of this run (--disable-plugin NAME skips it for good)",
+            file=sys.stderr,
+        )
 
     def register_commands(self, cli: Any) -> dict[str, str]:
         """Let every plugin add CLI commands; returns ``{plugin: error}`` for those that failed."""
@@ -228,7 +321,9 @@ class ToolscorePluginManager(pluggy.PluginManager):
                 impl.function(cli)
                 added = set(getattr(cli, "commands", {})) - before
                 self._commands[impl.plugin_name] = tuple(sorted(added))
-            except Exception as exc:
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:
                 failures[impl.plugin_name] = _first_line(exc)
                 self._failed_in_registry[impl.plugin_name] = _first_line(exc)
                 if self.strict:
@@ -238,10 +333,14 @@ class ToolscorePluginManager(pluggy.PluginManager):
         return failures
 
     def evaluation_finished(self, result: Any) -> None:
-        self.hook.toolscore_evaluation_finished(result=result)
+        """Tell every plugin an evaluation finished; one that raises is skipped from now on."""
+        for _ in self._call_each("toolscore_evaluation_finished", {"result": result}):
+            pass
 
     def snapshot_used(self, name: str, path: Any) -> None:
-        self.hook.toolscore_snapshot_used(name=name, path=path)
+        """Tell every plugin a snapshot was used; one that raises is skipped from now on."""
+        for _ in self._call_each("toolscore_snapshot_used", {"name": name, "path": path}):
+            pass
 
     # -- provenance --------------------------------------------------------------------------
 
@@ -282,7 +381,9 @@ class ToolscorePluginManager(pluggy.PluginManager):
                     for kind, names in kinds.items():
                         if names:
                             merged.setdefault(plugin, {})[kind] = tuple(sorted(names))
-            except Exception as exc:
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:
                 self._failed_in_registry[impl.plugin_name] = _first_line(exc)
                 if self.strict:
                     raise PluginLoadError(

@@ -70,7 +70,9 @@ def collect(
                         f"toolscore_register_{kind} returned {type(spec).__name__}, "
                         f"expected {spec_type.__name__}"
                     )
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # SystemExit too: one plugin must not end the host
             registry.problems.append(RegistryProblem(plugin, exc, traceback.format_exc()))
             continue
         for spec in produced:
