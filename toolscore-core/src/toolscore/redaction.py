@@ -82,9 +82,14 @@ def _mixed_case(text: str) -> bool:
     return any(c.islower() for c in text) and any(c.isupper() for c in text)
 
 
+#: Escapes a key may follow in JSON or Python text (``"\\nghp_..."``, ``'\\x00sk-...'``): their
+#: last character is a letter or digit, yet the key starts right after them.
+_AFTER_ESCAPE = r"(?<=\\[nrt])|(?<=\\x[0-9a-fA-F]{2})|(?<=\\u[0-9a-fA-F]{4})"
 #: Not preceded by a letter or digit. Unlike ``\b`` this lets a key glued to ``_``
 #: (``leak_AKIA...``, ``token_ghp_...``) be found, and still skips ``task-1234`` for ``sk-``.
-_START = r"(?<![A-Za-z0-9])"
+_START = rf"(?:(?<![A-Za-z0-9])|{_AFTER_ESCAPE})"
+#: The same for the upper-case-only AWS key ids (``fooAKIA...`` glued to a lower-case word too).
+_START_UPPER = rf"(?:(?<![A-Z0-9])|{_AFTER_ESCAPE})"
 #: The keys of ``key=value`` and ``"key": "value"`` assignments whose value is a secret. The
 #: key may carry a prefix (``db_password``, ``x-api-key``) but must end with the word.
 _SECRET_KEY = (
@@ -138,10 +143,11 @@ class _Rule:
 #: the rules after it.
 REDACTION_PATTERNS: tuple[_Rule, ...] = (
     _Rule("private_key", _PEM, flags=re.DOTALL),
-    _Rule("anthropic_api_key", _START + r"sk-ant-[A-Za-z0-9_-]{20,}", check=_not_plain_words),
+    # Prefixes long and distinctive enough to be found glued to anything (``...\x1b[Hsk-proj-``).
+    _Rule("anthropic_api_key", r"sk-ant-[A-Za-z0-9_-]{20,}", check=_not_plain_words),
     _Rule(
         "openai_api_key",
-        _START + r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}",
+        r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}",
         check=_not_plain_words,
     ),
     _Rule(
@@ -150,11 +156,11 @@ REDACTION_PATTERNS: tuple[_Rule, ...] = (
         check=lambda s: _has_digit(s) or _mixed_case(s),
     ),
     _Rule("github_token", _START + r"(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}"),
-    _Rule("github_token", _START + r"github_pat_[A-Za-z0-9_]{22,}"),
-    _Rule("aws_access_key_id", r"(?<![A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])"),
-    _Rule("google_api_key", _START + r"AIza[0-9A-Za-z_-]{35}"),
-    _Rule("slack_token", _START + r"xox[abprse]-[0-9A-Za-z-]{10,}"),
-    _Rule("stripe_secret_key", _START + r"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{24,}"),
+    _Rule("github_token", r"github_pat_[A-Za-z0-9_]{22,}"),
+    _Rule("aws_access_key_id", _START_UPPER + r"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])"),
+    _Rule("google_api_key", r"AIza[0-9A-Za-z_-]{35}"),
+    _Rule("slack_token", r"xox[abprse]-[0-9A-Za-z-]{10,}"),
+    _Rule("stripe_secret_key", r"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{24,}"),
     _Rule("huggingface_token", _START + r"hf_[A-Za-z0-9]{30,}", check=_mixed_case),
     _Rule(
         "jwt",
@@ -187,7 +193,8 @@ REDACTION_PATTERNS: tuple[_Rule, ...] = (
     ),
     _Rule(  # password=hunter2, ?token=abc&..., api_key = 'abc'
         "secret_assignment",
-        r"(?i)(?<![A-Za-z0-9])"
+        "(?i)"
+        + _START
         + _SECRET_KEY
         + r"\s*=\s*(?:[\"'](?P<secret>[^\"'\n]+)[\"']|(?P<bare>[^\s&;,\"'<>()\[\]{}][^\s&;,\"'<>)\]}]*))",
         show_preview=False,

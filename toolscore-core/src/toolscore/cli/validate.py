@@ -35,6 +35,7 @@ def command(ctx: click.Context, trace_file: Path, trace_format: str) -> None:
     from toolscore.cli.output import stdout_console
     from toolscore.input_checks import argument_problems
     from toolscore.loading import load_trace, read_json
+    from toolscore.terminal_text import shown
 
     pm = plugin_manager_for(ctx)
     try:
@@ -58,9 +59,10 @@ def command(ctx: click.Context, trace_file: Path, trace_format: str) -> None:
     console = stdout_console()
     body = Text()
     body.append("OK", style="bold green")
-    body.append(printable(f" Valid trace file: {trace_file}"))
+    body.append(printable(f" Valid trace file: {shown(trace_file, one_line=True)}"))
     console.print(Panel(body, border_style="green", expand=False))
+    # What comes from the file is redacted and its control characters shown as escapes.
     for line in lines:
-        console.print(printable(line), markup=False)
+        console.print(printable(shown(line, one_line=True)), markup=False)
     for line in warnings:
-        console.print(printable(line), style="yellow", markup=False)
+        console.print(printable(shown(line, one_line=True)), style="yellow", markup=False)
