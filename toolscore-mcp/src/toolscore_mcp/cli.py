@@ -208,10 +208,11 @@ def list_command(as_json: bool, timeout: float, **server: Any) -> None:
         return
     from rich.table import Table
     from rich.text import Text
+    from toolscore.terminal_text import shown
 
     console = _console()
-    name = details.name or "unknown server"
-    console.print(Text(f"\n{name} {details.version}  ({len(tools)} tools)", style="bold"))
+    name = shown(f"{details.name or 'unknown server'} {details.version}", one_line=True)
+    console.print(Text(f"\n{name}  ({len(tools)} tools)", style="bold"))
     table = Table(header_style="bold magenta")
     table.add_column("Tool", style="cyan")
     table.add_column("Params", justify="right")
@@ -220,9 +221,11 @@ def list_command(as_json: bool, timeout: float, **server: Any) -> None:
         properties = tool.input_schema.get("properties")
         count = len(properties) if isinstance(properties, dict) else 0
         description = (
-            Text(tool.description) if tool.description else Text("(no description)", style="red")
+            Text(shown(tool.description))
+            if tool.description
+            else Text("(no description)", style="red")
         )
-        table.add_row(Text(tool.name), str(count), description)
+        table.add_row(Text(shown(tool.name, one_line=True)), str(count), description)
     console.print(table)
 
 
@@ -320,6 +323,7 @@ def lint_command(
 def _print_lint(issues: Sequence[Any], tool_count: int, errors: int, warnings: int) -> None:
     from rich.table import Table
     from rich.text import Text
+    from toolscore.terminal_text import shown
 
     console = _console()
     if not issues:
@@ -334,7 +338,11 @@ def _print_lint(issues: Sequence[Any], tool_count: int, errors: int, warnings: i
     table.add_column("Message")
     for issue in issues:
         style = "red" if issue.severity == "error" else "yellow"
-        table.add_row(Text(issue.severity, style=style), Text(issue.tool), Text(issue.message))
+        table.add_row(
+            Text(issue.severity, style=style),
+            Text(shown(issue.tool, one_line=True)),
+            Text(shown(issue.message)),
+        )
     console.print(table)
 
 
@@ -501,6 +509,7 @@ def _progress_display() -> Iterator[Any]:
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from toolscore.terminal_text import shown_markup
 
     with Progress(
         TextColumn("[bold]testing[/]"),
@@ -513,7 +522,7 @@ def _progress_display() -> Iterator[Any]:
         task = bar.add_task("", total=None)
 
         def update(done: int, total: int, tool: str) -> None:
-            bar.update(task, completed=done, total=total, description=tool)
+            bar.update(task, completed=done, total=total, description=shown_markup(tool))
 
         yield update
 
@@ -529,6 +538,7 @@ def _finish(
 ) -> None:
     """Write the report, print the scorecard, and apply the gates."""
     from rich.text import Text
+    from toolscore.terminal_text import shown
 
     from toolscore_mcp.reports.console import print_scorecard
     from toolscore_mcp.reports.markdown import scorecard_to_markdown
@@ -537,7 +547,7 @@ def _finish(
     wrote = False
     if report is not None and output is not None:
         _write_report(card, report, output)
-        name = card.server.name or "server"
+        name = shown(card.server.name or "server", one_line=True)
         console.print(
             Text(
                 f"{name} -> Grade {card.grade} (score {card.score:.0%}). Report written to {output}."

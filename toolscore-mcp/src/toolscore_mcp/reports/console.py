@@ -3,11 +3,17 @@
 The header says how much of the server the run could conclude about (and marks the grade
 provisional when that is little); the Tools table gives each tool's status. With
 ``verbose`` the failed and inconclusive happy paths are explained try by try.
+
+Everything the server supplied (its name, tool names, descriptions, answers, notes) is
+redacted and its control characters shown as escapes (:func:`toolscore.terminal_text.shown`):
+a server must not be able to clear the screen, plant a link or print a forged verdict.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from toolscore.terminal_text import shown
 
 from toolscore_mcp.reports.coverage import (
     explained_results,
@@ -54,6 +60,13 @@ def status_cell(row: ToolCoverage | None) -> Text:
     return Text(status_text(row), style=STATUS_COLORS.get(row.status, "white"))
 
 
+def _status_cell(row: ToolCoverage | None) -> Text:
+    """:func:`status_cell` with the status text made terminal-safe (it can quote the server)."""
+    cell = status_cell(row)
+    cell.plain = shown(cell.plain, one_line=True)
+    return cell
+
+
 def print_scorecard(
     card: MCPScorecard, console: Console | None = None, *, verbose: bool = False
 ) -> None:
@@ -71,7 +84,7 @@ def print_scorecard(
     console = console or Console()
     color = GRADE_COLORS.get(card.grade, "white")
     header = Text()
-    header.append(f"MCP Scorecard: {scorecard_title(card)}\n", style="bold")
+    header.append(f"MCP Scorecard: {shown(scorecard_title(card), one_line=True)}\n", style="bold")
     header.append("Grade ", style="dim")
     header.append(card.grade, style=f"bold {color}")
     if card.provisional:
@@ -97,11 +110,11 @@ def print_scorecard(
         full = summary.total and summary.passed == summary.total
         status = "green" if full or not summary.total else "yellow" if summary.passed else "red"
         table.add_row(
-            Text(summary.name),
+            Text(shown(summary.name, one_line=True)),
             Text(scenarios_cell(summary), style=status),
             f"{summary.avg_latency_ms:.1f} ms",
             str(summary.tokens),
-            status_cell(statuses.get(summary.name)),
+            _status_cell(statuses.get(summary.name)),
         )
     console.print(table)
     console.print(
@@ -120,7 +133,7 @@ def print_scorecard(
             )
         )
     for note in card.notes:
-        console.print(Text(f"Note: {note}", style="yellow"))
+        console.print(Text(f"Note: {shown(note, one_line=True)}", style="yellow"))
 
     _print_fixes(card, console)
     if verbose:
@@ -144,10 +157,12 @@ def _print_fixes(card: MCPScorecard, console: Console) -> None:
         line = Text("  ")
         line.append(f"{index}.", style="bold")
         line.append(" ")
-        line.append(fix.tool, style=PRIORITY_COLORS.get(fix.priority, "white"))
-        line.append(f"  {fix.problem}")
+        line.append(
+            shown(fix.tool, one_line=True), style=PRIORITY_COLORS.get(fix.priority, "white")
+        )
+        line.append(f"  {shown(fix.problem, one_line=True)}")
         console.print(line)
-        console.print(Text(f"     -> {fix.fix}", style="dim"))
+        console.print(Text(f"     -> {shown(fix.fix, one_line=True)}", style="dim"))
     remaining = len(fixes) - MAX_FIXES_SHOWN
     if remaining > 0:
         console.print(Text(f"  ... and {remaining} more issue(s).", style="dim"))
@@ -166,11 +181,12 @@ def print_explained(card: MCPScorecard, console: Console) -> None:
     console.print(Text("\nHappy paths that failed or were inconclusive", style="bold"))
     for result in results:
         line = Text("  ")
-        line.append(result.scenario.tool, style="cyan")
+        line.append(shown(result.scenario.tool, one_line=True), style="cyan")
         line.append("  ")
-        line.append(result_headline(result), style=VERDICT_COLORS.get(result.verdict, "white"))
+        headline = shown(result_headline(result), one_line=True)
+        line.append(headline, style=VERDICT_COLORS.get(result.verdict, "white"))
         if result.scenario.description:
-            line.append(f"  {result.scenario.description}", style="dim")
+            line.append(f"  {shown(result.scenario.description, one_line=True)}", style="dim")
         console.print(line)
         for text in try_lines(result):
-            console.print(Text(f"     {text}", style="dim"))
+            console.print(Text(f"     {shown(text, one_line=True)}", style="dim"))

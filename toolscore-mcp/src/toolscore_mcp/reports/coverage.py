@@ -93,11 +93,15 @@ def explained_results(card: MCPScorecard) -> list[ScenarioResult]:
 
 
 def format_arguments(arguments: Mapping[str, Any], limit: int = ARGUMENTS_LIMIT) -> str:
-    """Arguments as compact JSON on one line, cut at ``limit`` characters.
+    """Arguments as compact JSON on one line, redacted, cut at ``limit`` characters.
 
     Values that JSON cannot encode are shown with ``repr`` rather than failing the report.
+    Redaction comes before the cut: a credential cut short would no longer be recognised.
     """
+    from toolscore.redaction import redact
+
     text = json.dumps(dict(arguments), ensure_ascii=False, default=repr, separators=(", ", ": "))
+    text = redact(text)
     text = " ".join(text.split("\n"))
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

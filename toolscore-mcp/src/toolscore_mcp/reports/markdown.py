@@ -3,7 +3,9 @@
 Besides the reference layout it says what the run could conclude: the coverage line under
 the grade (which is marked provisional when few tools gave conclusive evidence), call latency,
 each tool's status, and - always, since a job summary has no verbose switch - every failed or
-inconclusive happy path with its category and each try.
+inconclusive happy path with its category and each try. The text is redacted and control
+characters from the server are shown as escapes: job summaries are read by everyone on the
+repository, and the file may be printed on a terminal.
 """
 
 from __future__ import annotations
@@ -106,4 +108,7 @@ def scorecard_to_markdown(card: MCPScorecard) -> str:
         lines.append("- No issues found — an LLM should be able to use this server cleanly.")
     lines += _explained(card)
     lines.append("")
-    return "\n".join(lines)
+    from toolscore.redaction import redact
+    from toolscore.terminal_text import visible
+
+    return visible(redact("\n".join(lines)))

@@ -10,6 +10,9 @@ scenario that did not pass cleanly, so code scanning shows the tools that fail o
 input (``error``), mishandle bad input or report errors as success (``warning``), and the
 ones the run could not judge (``note``, with what they needed) - a clean SARIF log from a
 run that could not call half the tools would otherwise read as "nothing wrong".
+
+Every string in the log is redacted (:func:`toolscore.redaction.redact_strings`): code scanning
+results are shown to everyone with read access, and messages quote the server's answers.
 """
 
 from __future__ import annotations
@@ -144,7 +147,12 @@ def _log(
     }
     if properties:
         run["properties"] = properties
-    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+    from toolscore.redaction import redact_strings
+
+    log: dict[str, Any] = redact_strings(
+        {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+    )
+    return log
 
 
 def lint_to_sarif(
