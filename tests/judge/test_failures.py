@@ -161,14 +161,20 @@ def test_only_the_garbled_pairs_are_asked_again(llm: FakeLLM, judge: Judge) -> N
     assert result["explanations"] == ["batch 0", "single open vs open", "single save vs store"]
 
 
-def test_failed_fallbacks_score_zero_and_are_reported(llm: FakeLLM, judge: Judge) -> None:
+def test_unreadable_answers_are_unknown_not_zero_and_the_error_is_recorded(
+    llm: FakeLLM, judge: Judge
+) -> None:
     llm.queue(Reply(text="[]"), Reply(text=""), Reply(text="no idea"), Reply(text='{"score": 1}'))
     result = judge("openai")
-    assert result["per_call_scores"] == [0.0, 0.0, 1.0]
+    assert result["per_call_scores"] == [None, None, 1.0]
     assert result["explanations"][0] == "No response from model"
     assert result["explanations"][1].startswith("Evaluation failed: no JSON in the answer")
     assert result["failed_pairs"] == 2
-    assert result["semantic_score"] == pytest.approx(1 / 3)
+    assert result["semantic_score"] is None
+    assert result["error"] == (
+        "2 of 3 pair(s) could not be judged, so there is no semantic score "
+        "(pair 0: No response from model)"
+    )
 
 
 def test_a_transport_failure_during_fallback_stops_the_fallback(llm: FakeLLM, judge: Judge) -> None:
@@ -246,6 +252,8 @@ def test_a_later_batch_that_cannot_be_sent_keeps_the_verdicts_already_received(
     assert result is not None
     assert result["per_call_scores"][:3] == [0.5, 1.0, 1.0]
     assert result["failed_pairs"] == 3
+    assert result["per_call_scores"][3:] == [None, None, None]
+    assert result["semantic_score"] is None
     assert all(e.startswith("Evaluation failed: HTTP 401") for e in result["explanations"][3:])
     # The verdicts received were cached: a rerun asks only for the three that failed.
     llm.seen.clear()

@@ -56,7 +56,13 @@ class Backend:
 
     def _post(self, url: str, body: dict[str, Any], headers: dict[str, str]) -> Any:
         return post_json(
-            url, body, headers=headers, timeout=self.config.timeout, policy=self.policy
+            url,
+            body,
+            headers=headers,
+            timeout=self.config.timeout,
+            policy=self.policy,
+            total=self.config.total_timeout,
+            max_bytes=self.config.max_response_bytes,
         )
 
 

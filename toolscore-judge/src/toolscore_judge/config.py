@@ -76,8 +76,20 @@ class JudgeConfig:
     temperature: float = 0.0
     #: Retries after a rate limit (429), a server error (5xx), a timeout or a dropped connection.
     max_retries: int = attrs.field(default=2, validator=attrs.validators.ge(0))
-    #: Seconds to wait for one HTTP answer.
+    #: Seconds any one network operation (connecting, each read) may take.
     timeout: float = attrs.field(default=60.0, kw_only=True, validator=attrs.validators.gt(0))
+    #: Seconds one request may take in all: connection, reading, every retry and wait. ``None``
+    #: is ``(max_retries + 1) * timeout + max_retries * max_retry_wait``. Enforced even when
+    #: the server sends its answer one byte at a time.
+    total_timeout: float | None = attrs.field(
+        default=None,
+        kw_only=True,
+        validator=attrs.validators.optional(attrs.validators.gt(0)),
+    )
+    #: Largest answer, in bytes, read from the judge's API; a larger one is an error.
+    max_response_bytes: int = attrs.field(
+        default=4 * 1024 * 1024, kw_only=True, validator=attrs.validators.gt(0)
+    )
     #: Read the key from this environment variable instead of the provider's usual one.
     api_key_env: str | None = attrs.field(default=None, kw_only=True)
     #: Folder of the verdict cache; ``None`` or ``"off"`` disables caching.

@@ -14,6 +14,11 @@ A transport failure of the first batched request (after the retries) raises
 :class:`~toolscore_judge.transport.JudgeRequestError`; core records it in
 ``semantic_metrics["error"]`` and the evaluation goes on. After a later one, the verdicts
 already received are kept (and cached) and the pairs left are reported as failed.
+
+A pair without a verdict (an answer that cannot be read even when asked alone, an empty
+answer, a request that failed) is unknown, not wrong: its entry in ``per_call_scores`` is
+``None``, ``semantic_score`` is ``None`` and ``error`` says how many pairs could not be judged
+and why. Scoring it 0.0 would report a bad agent where there is only a bad judge answer.
 """
 
 from __future__ import annotations
@@ -158,12 +163,13 @@ class BatchJudge:
                         self.cache.put(pair, self.identity, verdict)
                     except OSError as exc:
                         cache_error = f"could not write the verdict cache: {exc}"
-        scores = [verdicts[i].score if i in verdicts else 0.0 for i in range(len(canon))]
+        scores = [verdicts[i].score if i in verdicts else None for i in range(len(canon))]
         explanations = [
             verdicts[i].explanation if i in verdicts else notes[i] for i in range(len(canon))
         ]
+        judged = [score for score in scores if score is not None]
         result: dict[str, Any] = {
-            "semantic_score": semantic_score(scores, gold_count, trace_count),
+            "semantic_score": (None if notes else semantic_score(judged, gold_count, trace_count)),
             "per_call_scores": scores,
             "explanations": explanations,
             "model_used": self.config.model,
@@ -176,6 +182,12 @@ class BatchJudge:
             "failed_pairs": len(notes),
             "judge_drift": self._drift(canon, verdicts, gold_count, trace_count),
         }
+        if notes:
+            first = min(notes)
+            result["error"] = (
+                f"{len(notes)} of {len(canon)} pair(s) could not be judged, so there is no "
+                f"semantic score (pair {first}: {notes[first]})"
+            )
         if cache_error is not None:
             result["cache_error"] = cache_error
         return result
