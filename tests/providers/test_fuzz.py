@@ -176,11 +176,17 @@ def _check(name: str, payload: Any) -> None:
     score = extractor.confidence(payload)
     assert isinstance(score, float)
     assert 0.0 <= score <= 1.0
+    error: InputError | None = None
     try:
         calls = extractor.extract(payload)
     except InputError as exc:
-        message = str(exc)
-        assert message.startswith("$: not a "), message
+        error = exc
+    if error is not None:
+        # Either the whole payload is unreadable, or one item is malformed and named by its path.
+        message = str(error)
+        assert "\n" not in message, message
+        assert (error.path or "").startswith("$"), message
+        assert message.startswith(f"{error.path}: "), message
         return
     assert isinstance(calls, list)
     for call in calls:

@@ -59,11 +59,19 @@ class InvalidJSONError(InputError):
 
 
 def read_json(path: StrPath, *, what: str = "File") -> Any:
-    """Decode one JSON file; any problem is a one-line :class:`InputError` naming the file.
+    """Decode one JSON (or JSON Lines) file; any problem is a one-line :class:`InputError`.
 
     ``what`` starts the not-found message (``"Trace file"`` -> ``Trace file not found: p``).
+    A JSON Lines file (one JSON value per line: ``.jsonl``, or any file whose JSON parse stops
+    at "Extra data") decodes to the list of its lines' values.
     """
-    return _decode(_read_text(path, what), str(path))
+    return _read_document(path, what)[0]
+
+
+def _read_document(path: StrPath, what: str) -> tuple[Any, list[int] | None]:
+    """The decoded file, and for JSON Lines the line number of each item (else ``None``)."""
+    text = _read_text(path, what)
+    return _decode_document(text, str(path))
 
 
 def _read_text(path: StrPath, what: str) -> str:
@@ -84,14 +92,58 @@ def _read_text(path: StrPath, what: str) -> str:
 
 
 def _decode(text: str, name: str) -> Any:
+    return _decode_document(text, name)[0]
+
+
+def _decode_document(text: str, name: str) -> tuple[Any, list[int] | None]:
+    if name.lower().endswith(".jsonl"):
+        return _decode_lines(text, name)
     try:
-        return json.loads(text)
+        return json.loads(text), None
     except json.JSONDecodeError as exc:
+        if exc.msg == "Extra data":  # several JSON values: JSON Lines without the .jsonl name
+            return _decode_lines(text, name)
         raise InvalidJSONError(
             f"invalid JSON: {exc.msg}", source=name, lineno=exc.lineno, colno=exc.colno
         ) from None
     except RecursionError:
         raise InputError("invalid JSON: nested too deeply", source=name) from None
+
+
+def _decode_lines(text: str, name: str) -> tuple[list[Any], list[int]]:
+    """JSON Lines: one value per non-blank line; an error names the line (``file:3:5: ...``)."""
+    values: list[Any] = []
+    numbers: list[int] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            values.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise InvalidJSONError(
+                f"invalid JSON on line {number} of a JSON Lines file: {exc.msg}",
+                source=name,
+                lineno=number,
+                colno=exc.colno,
+            ) from None
+        except RecursionError:
+            raise InputError(
+                f"invalid JSON on line {number}: nested too deeply", source=f"{name}:{number}"
+            ) from None
+        numbers.append(number)
+    return values, numbers
+
+
+def _on_line(
+    error: InputError, name: str, lines: list[int] | None, prefix: str = "$"
+) -> InputError:
+    """``error`` (about ``name``) with the JSON Lines line of the item it names, when known."""
+    path = error.path or ""
+    match = re.match(re.escape(prefix) + r"\[(\d+)\]", path)
+    if lines is None or match is None or int(match.group(1)) >= len(lines):
+        return error
+    line = lines[int(match.group(1))]
+    return InputError(error.detail, source=f"{name}:{line}", path=path)
 
 
 def _may_hold_operators(text: str) -> bool:
@@ -120,7 +172,16 @@ def load_gold_standard(
     """
     name = str(path)
     text = _read_text(path, "Gold standard file")
-    data = _decode(text, name)
+    data, lines = _decode_document(text, name)
+    try:
+        return _gold_calls(data, text, name, plugin_manager)
+    except InputError as exc:
+        raise _on_line(exc, name, lines) from None
+
+
+def _gold_calls(
+    data: Any, text: str, name: str, plugin_manager: ToolscorePluginManager | None
+) -> list[ToolCall]:
     if not isinstance(data, list) and not (
         isinstance(data, Mapping) and isinstance(data.get("calls"), list)
     ):
@@ -208,7 +269,7 @@ def load_trace(
     :raises MissingPluginError: the format belongs to a distribution that is not installed.
     """
     name = str(path)
-    data = read_json(path, what="Trace file")
+    data, lines = _read_document(path, "Trace file")
     if plugin_manager is None:
         from toolscore.plugins import get_plugin_manager
 
@@ -221,13 +282,41 @@ def load_trace(
     from toolscore.builtin.detection import extractor_for
 
     try:
-        return list(extractor_for(registry, chosen).extract(data))
+        calls = list(extractor_for(registry, chosen).extract(data))
     except InputError as exc:
         if exc.source:
             raise
-        raise InputError(exc.detail, source=name, path=exc.path) from None
+        located = InputError(exc.detail, source=name, path=exc.path)
+        raise _on_line(located, name, lines) from None
     except ValueError as exc:
         raise InputError(f"not a valid {chosen} trace: {exc}", source=name) from None
+    if not calls and format != "auto" and data:
+        _refuse_mismatch(data, chosen, plugin_manager, source=name)
+    return calls
+
+
+def _refuse_mismatch(
+    data: Any, chosen: str, plugin_manager: ToolscorePluginManager, *, source: str
+) -> None:
+    """A forced format read nothing from a non-empty file that another format reads calls
+    from: that is a wrong ``--format``, not a trace without calls, so say so."""
+    from toolscore.builtin.detection import detect, extractor_for
+
+    try:
+        other = detect(data, plugin_manager)
+        if other is None or other == chosen:
+            return
+        found = len(extractor_for(plugin_manager.get_extractors(), other).extract(data))
+    except Exception:  # probing another format must never hide the user's own result
+        return
+    if found:
+        raise InputError(
+            f"no tool calls read as {chosen}, but the file reads as {other} "
+            f"({found} call{'s' if found != 1 else ''}); "
+            f"pass --format {other} (format={other!r}) or leave the format out",
+            source=source,
+            path="$",
+        )
 
 
 def detect_trace_format(

@@ -64,6 +64,13 @@ DEFAULT_ROOT = ".toolscore/snapshots"
 SCHEMA_VERSION = 1
 
 _UNSAFE = re.compile(r'[/\\:\[\]<>|*?"]|\s')
+#: Characters no file name should hold: NUL (refused by every OS), the other C0 controls and
+#: DEL (terminal escapes in ``ls``), and lone surrogates (not encodable as UTF-8).
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
+#: The longest sanitised fragment, in UTF-8 bytes. With ``-<hash>.json`` (14 bytes) and the
+#: temporary ``.<name>.<random>.tmp`` of an atomic write (14 more) a path component stays
+#: well under the 255 bytes file systems allow, whatever the script of the name.
+MAX_NAME_BYTES = 200
 _LITERAL_KEY = "$literal"
 
 Status = Literal["created", "updated", "pending", "passed"]
@@ -85,9 +92,25 @@ def in_ci() -> bool:
 
 
 def sanitize_name(name: str) -> str:
-    """Turn a snapshot name into a safe file-name fragment (not reversible; see ``path_for``)."""
-    text = _UNSAFE.sub("__", name.replace("::", "__")).strip(".")
+    """Turn a snapshot name into a safe file-name fragment (not reversible; see ``path_for``).
+
+    Path separators, ``:[]<>|*?"``, whitespace, control characters (NUL included) and lone
+    surrogates all become ``__``: a name never fails to make a file name. Any name works, and
+    the hash that ``path_for`` appends keeps names that sanitise alike apart.
+    """
+    text = _UNSAFE.sub("__", name.replace("::", "__"))
+    text = _CONTROL.sub("__", text).strip(".")
     return text or "snapshot"
+
+
+def _fragment(name: str) -> str:
+    """The sanitised name cut to 100 characters and :data:`MAX_NAME_BYTES` UTF-8 bytes (on a
+    character boundary), so 100 emoji make a file name as surely as 100 letters do."""
+    text = sanitize_name(name)[:100]
+    encoded = text.encode("utf-8")
+    if len(encoded) <= MAX_NAME_BYTES:
+        return text
+    return encoded[:MAX_NAME_BYTES].decode("utf-8", "ignore")
 
 
 # -- JSON paths and matcher forms --------------------------------------------------------------
@@ -379,16 +402,18 @@ def _json_default(value: Any) -> Any:
 class SnapshotStore:
     """One JSON file per snapshot under ``root``; no folder is created until something is saved.
 
-    File names are ``<sanitised name, 100 chars max>-<sha1(name)[:8]>.json``: unique per
-    name, and a name such as ``../../x`` cannot escape the root.
+    File names are ``<sanitised name, 100 chars and 200 UTF-8 bytes max>-<sha1(name)[:8]>.json``:
+    unique per name, and a name such as ``../../x`` cannot escape the root.
     """
 
     def __init__(self, root: str | os.PathLike[str] = DEFAULT_ROOT) -> None:
         self.root = Path(root)
 
     def path_for(self, name: str) -> Path:
-        digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:8]
-        return self.root / f"{sanitize_name(name)[:100]}-{digest}.json"
+        if not isinstance(name, str):
+            raise TypeError(f"a snapshot name must be a string, got {type(name).__name__}")
+        digest = hashlib.sha1(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+        return self.root / f"{_fragment(name)}-{digest}.json"
 
     def exists(self, name: str) -> bool:
         return self.path_for(name).exists()
@@ -425,10 +450,15 @@ class SnapshotStore:
 
     def _serialise(self, snapshot: Snapshot) -> str:
         try:
-            return (
+            text = (
                 json.dumps(snapshot.to_dict(), indent=2, ensure_ascii=False, default=_json_default)
                 + "\n"
             )
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:  # a lone surrogate in a name or value: escape it all
+                text = json.dumps(snapshot.to_dict(), indent=2, default=_json_default) + "\n"
+            return text
         except (TypeError, ValueError) as exc:
             raise ValueError(
                 f"Cannot save snapshot {snapshot.name!r}: tool-call arguments must be plain JSON "

@@ -9,7 +9,7 @@ an object, so the JSON dump of an object and the object itself are read by the s
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from json import scanner as _json_scanner
 from typing import Any
 
@@ -19,12 +19,16 @@ from toolscore.model import ToolCall
 __all__ = [
     "CallDraft",
     "Drafts",
+    "MalformedItemError",
     "action_input",
     "decode_json",
     "finish",
     "get",
     "is_list",
     "items",
+    "json_kind",
+    "locate",
+    "located",
     "messages_of",
     "module_root",
     "parse_args",
@@ -154,6 +158,79 @@ def _describe(payload: Any) -> str:
     if payload is None:
         return "null"
     return type(payload).__name__
+
+
+class MalformedItemError(InputError):
+    """An item of a payload is certainly a tool call (or a span, a request) but malformed.
+
+    Raised deep inside an extractor, where only the offending node is at hand: ``node`` is the
+    JSON object holding the bad field and ``key`` the field. :func:`located` turns it into an
+    :class:`InputError` whose path is the node's JSON path in the whole payload.
+    """
+
+    def __init__(self, message: str, node: Any, key: str | int | None) -> None:
+        super().__init__(message)
+        self.node = node
+        self.key = key
+
+
+def json_kind(value: Any) -> str:
+    """The JSON name of ``value``'s type (``null``, ``integer``, ``object``...) for messages."""
+    from toolscore.serialization import json_type_name
+
+    if isinstance(value, Mapping):
+        return "object"
+    if isinstance(value, tuple):
+        return "array"
+    return json_type_name(value)
+
+
+def _find(root: Any, node: Any, limit: int = 200_000) -> list[str | int] | None:
+    """The keys leading from ``root`` to the object ``node`` (found by identity), or ``None``."""
+    stack: list[tuple[Any, list[str | int]]] = [(root, [])]
+    seen = 0
+    while stack and seen < limit:
+        value, trail = stack.pop()
+        seen += 1
+        if value is node:
+            return trail
+        if isinstance(value, Mapping):
+            stack.extend((v, [*trail, str(k)]) for k, v in reversed(list(value.items())))
+        elif isinstance(value, (list, tuple)):
+            stack.extend((v, [*trail, i]) for i, v in reversed(list(enumerate(value))))
+    return None
+
+
+def locate(payload: Any, error: MalformedItemError) -> InputError:
+    """``error`` as an :class:`InputError` naming its JSON path (``$.messages[3].content[1].name``).
+
+    The path is found by looking for the offending node in ``payload``; a node that was built
+    by the extractor (a joined stream fragment) or lives in an SDK object has no path of its
+    own, and the error then names the field only.
+    """
+    from toolscore.serialization import json_path
+
+    trail = _find(payload, error.node) if error.node is not None else None
+    if trail is None:
+        where = error.key if isinstance(error.key, str) else None
+        return InputError(f"{where}: {error.detail}" if where else error.detail, path="$")
+    if error.key is not None:
+        trail = [*trail, error.key]
+    return InputError(error.detail, path=json_path(trail))
+
+
+def located(extract: Callable[[Any], list[ToolCall]]) -> Callable[[Any], list[ToolCall]]:
+    """Wrap an extractor's ``extract`` so that malformed items are reported with their path."""
+
+    def wrapper(payload: Any) -> list[ToolCall]:
+        try:
+            return extract(payload)
+        except MalformedItemError as exc:
+            raise locate(payload, exc) from None
+
+    wrapper.__name__ = getattr(extract, "__name__", "extract")
+    wrapper.__doc__ = extract.__doc__
+    return wrapper
 
 
 # -- values ------------------------------------------------------------------------------------
@@ -361,13 +438,24 @@ def new_draft(
     id: Any = None,
     kind: str | None = None,
     extra: Mapping[str, Any] | None = None,
+    where: Any = None,
+    key: str = "name",
+    required: bool = False,
 ) -> CallDraft | None:
-    """A draft for a named call, its arguments decoded; ``None`` when the name is empty."""
-    if not isinstance(name, str):
-        if name is None or isinstance(name, (dict, list, tuple, bool)):
-            return None
-        name = str(name)
+    """A draft for a named call, its arguments decoded.
+
+    A name that is not a string (a number, an object, ``true``) is never coerced: it raises
+    :class:`MalformedItemError` for ``where[key]`` (``where`` is the JSON node that holds the
+    name, so the error can name its path). A missing, null or empty name returns ``None``
+    (the item is not a call), unless ``required`` says the item is certainly a call (a
+    ``tool_use`` block, a ``tools/call`` request): then it is an error too, never a silent drop.
+    """
+    if not isinstance(name, str) and name is not None:
+        raise MalformedItemError(f"expected a string, got {json_kind(name)}", where, key)
     if not name:
+        if required:
+            got = "null" if name is None else "an empty string"
+            raise MalformedItemError(f"expected a non-empty tool name, got {got}", where, key)
         return None
     args, problem = parse_args(raw_args)
     metadata: dict[str, Any] = {"format": fmt}

@@ -92,6 +92,8 @@ def call_from_item(item: Any, fmt: str) -> CallDraft | None:
             get(item, "arguments"),
             id=get(item, "call_id", "id"),
             kind="function_call",
+            where=item,
+            required=True,
         )
         if draft is not None:
             _item_id(draft, item)
@@ -104,6 +106,8 @@ def call_from_item(item: Any, fmt: str) -> CallDraft | None:
             {"input": text if isinstance(text, str) else plain(text)},
             id=get(item, "call_id", "id"),
             kind="custom_tool_call",
+            where=item,
+            required=True,
         )
         if draft is not None:
             _item_id(draft, item)
@@ -119,6 +123,8 @@ def call_from_item(item: Any, fmt: str) -> CallDraft | None:
             extra={"provider_executed": True, "server_label": server}
             if isinstance(server, str)
             else {"provider_executed": True},
+            where=item,
+            required=True,
         )
         if draft is not None:
             output = get(item, "output")

@@ -29,6 +29,7 @@ from toolscore_providers._common import (
     is_list,
     is_object,
     items,
+    located,
     module_root,
     new_draft,
     plain,
@@ -157,7 +158,14 @@ class _Reader(Drafts):
                 extra["stop_reason"] = stop_reason
             self.add(
                 new_draft(
-                    FORMAT, get(block, "name"), raw, id=get(block, "id"), kind=kind, extra=extra
+                    FORMAT,
+                    get(block, "name"),
+                    raw,
+                    id=get(block, "id"),
+                    kind=kind,
+                    extra=extra,
+                    where=block,
+                    required=True,
                 )
             )
             return
@@ -258,4 +266,4 @@ class AnthropicExtractor:
 
     name = FORMAT
     confidence = staticmethod(confidence)
-    extract = staticmethod(extract)
+    extract = staticmethod(located(extract))

@@ -26,6 +26,7 @@ from toolscore_providers._common import (
     has,
     is_list,
     is_object,
+    located,
     messages_of,
     module_root,
     new_draft,
@@ -119,6 +120,8 @@ def extract(payload: Any) -> list[ToolCall]:
                         id=get(block, "id"),
                         kind=kind,
                         extra=extra,
+                        where=block,
+                        required=True,
                     )
                 )
             elif kind == "tool_result":
@@ -138,4 +141,4 @@ class ClaudeAgentSDKExtractor:
 
     name = FORMAT
     confidence = staticmethod(confidence)
-    extract = staticmethod(extract)
+    extract = staticmethod(located(extract))

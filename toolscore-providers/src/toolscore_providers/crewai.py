@@ -23,6 +23,7 @@ from toolscore.model import ToolCall
 
 from toolscore_providers._common import (
     CallDraft,
+    MalformedItemError,
     action_input,
     decode_json,
     finish,
@@ -30,6 +31,8 @@ from toolscore_providers._common import (
     is_list,
     is_object,
     items,
+    json_kind,
+    located,
     module_root,
     new_draft,
     plain,
@@ -106,7 +109,14 @@ class _Reader:
         raw = get(entry, "tool_args")
         if raw is None:
             raw = get(entry, "arguments")
-        draft = new_draft(FORMAT, get(entry, "tool_name"), plain(raw), kind="tool_result")
+        draft = new_draft(
+            FORMAT,
+            get(entry, "tool_name"),
+            plain(raw),
+            kind="tool_result",
+            where=entry,
+            key="tool_name",
+        )
         if draft is None:
             return
         if present(entry, "result"):
@@ -117,7 +127,9 @@ class _Reader:
 
     def action(self, action: Any) -> None:
         raw = action_input(get(action, "tool_input"))
-        draft = new_draft(FORMAT, get(action, "tool"), plain(raw), kind="agent_action")
+        draft = new_draft(
+            FORMAT, get(action, "tool"), plain(raw), kind="agent_action", where=action, key="tool"
+        )
         if draft is None:
             return
         if present(action, "result"):
@@ -127,7 +139,11 @@ class _Reader:
     def event(self, event: Any) -> None:
         kind = get(event, "type")
         name = get(event, "tool_name")
-        if not isinstance(name, str) or not name:
+        if name is not None and not isinstance(name, str):
+            raise MalformedItemError(
+                f"expected a string, got {json_kind(name)}", event, "tool_name"
+            )
+        if not name:
             return
         started = _seconds(get(event, "started_at", "timestamp"))
         if kind == "tool_usage_started":
@@ -225,4 +241,4 @@ class CrewAIExtractor:
 
     name = FORMAT
     confidence = staticmethod(confidence)
-    extract = staticmethod(extract)
+    extract = staticmethod(located(extract))

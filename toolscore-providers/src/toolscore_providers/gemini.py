@@ -30,6 +30,7 @@ from toolscore_providers._common import (
     is_list,
     is_object,
     items,
+    located,
     module_root,
     new_draft,
     plain,
@@ -125,7 +126,13 @@ class _Reader(Drafts):
         call = _function_call(part)
         if call is not None:
             draft = new_draft(
-                FORMAT, get(call, "name"), _args_of(call), id=get(call, "id"), kind="function_call"
+                FORMAT,
+                get(call, "name"),
+                _args_of(call),
+                id=get(call, "id"),
+                kind="function_call",
+                where=call,
+                required=is_object(call),
             )
             if draft is not None:
                 self.add(draft)
@@ -238,4 +245,4 @@ class GeminiExtractor:
 
     name = FORMAT
     confidence = staticmethod(confidence)
-    extract = staticmethod(extract)
+    extract = staticmethod(located(extract))

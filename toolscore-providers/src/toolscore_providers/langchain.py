@@ -37,6 +37,7 @@ from toolscore_providers._common import (
     is_list,
     is_object,
     items,
+    located,
     module_root,
     new_draft,
     plain,
@@ -252,7 +253,14 @@ class _Reader(Drafts):
             extra["log"] = log
         draft = self.add(
             new_draft(
-                FORMAT, name, plain(raw), id=get(fields, "tool_call_id"), kind=kind, extra=extra
+                FORMAT,
+                name,
+                plain(raw),
+                id=get(fields, "tool_call_id"),
+                kind=kind,
+                extra=extra,
+                where=fields,
+                key="tool" if kind == "langchain_legacy" else "action",
             )
         )
         if draft is not None and has_observation:
@@ -286,11 +294,22 @@ def _modern(entry: Any, kind: str = "tool_call") -> CallDraft | None:
     name = get(entry, "name")
     raw = get(entry, "args")
     function = get(entry, "function")
+    where = entry
     if not name and function is not None:
         name = get(function, "name")
+        where = function
         if raw is None:
             raw = get(function, "arguments")
-    return new_draft(FORMAT, name, raw, id=get(entry, "id"), kind=kind)
+    # invalid_tool_calls may lack a name (the model's output could not be parsed at all).
+    return new_draft(
+        FORMAT,
+        name,
+        raw,
+        id=get(entry, "id"),
+        kind=kind,
+        where=where,
+        required=kind == "tool_call" and is_object(entry),
+    )
 
 
 def extract(payload: Any) -> list[ToolCall]:
@@ -324,4 +343,4 @@ class LangChainExtractor:
 
     name = FORMAT
     confidence = staticmethod(confidence)
-    extract = staticmethod(extract)
+    extract = staticmethod(located(extract))

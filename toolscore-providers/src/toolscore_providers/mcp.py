@@ -25,10 +25,13 @@ from toolscore.model import ToolCall
 
 from toolscore_providers._common import (
     CallDraft,
+    MalformedItemError,
     finish,
     get,
     is_list,
     is_object,
+    json_kind,
+    located,
     module_root,
     new_draft,
     number,
@@ -217,6 +220,10 @@ def extract(payload: Any) -> list[ToolCall]:
                 other.add(key)
             continue
         params = get(message, "params")
+        if not is_object(params):
+            raise MalformedItemError(
+                f"expected an object naming the tool, got {json_kind(params)}", message, "params"
+            )
         raw_id = get(message, "id")
         extra: dict[str, Any] = {"method": method}
         if raw_id is not None:
@@ -228,6 +235,8 @@ def extract(payload: Any) -> list[ToolCall]:
             id=raw_id if key is not None else None,
             kind="tools/call",
             extra=extra,
+            where=params,
+            required=True,
         )
         if draft is None:
             continue
@@ -246,4 +255,4 @@ class MCPExtractor:
 
     name = FORMAT
     confidence = staticmethod(confidence)
-    extract = staticmethod(extract)
+    extract = staticmethod(located(extract))

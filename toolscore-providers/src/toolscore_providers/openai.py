@@ -32,6 +32,7 @@ from toolscore_providers._common import (
     is_list,
     is_object,
     items,
+    located,
     module_root,
     new_draft,
     parse_args,
@@ -169,7 +170,12 @@ class _Reader(Drafts):
         legacy = get(message, "function_call")
         if legacy is not None:
             draft = new_draft(
-                FORMAT, get(legacy, "name"), get(legacy, "arguments"), kind="function_call"
+                FORMAT,
+                get(legacy, "name"),
+                get(legacy, "arguments"),
+                kind="function_call",
+                where=legacy,
+                required=is_object(legacy),
             )
             if draft is not None:
                 self.add(draft)
@@ -234,6 +240,8 @@ def _tool_call(entry: Any) -> CallDraft | None:
             get(function, "arguments"),
             id=get(entry, "id"),
             kind="tool_calls",
+            where=function,
+            required=True,
         )
     custom = get(entry, "custom")
     if custom is not None and kind in (None, "custom"):
@@ -244,6 +252,8 @@ def _tool_call(entry: Any) -> CallDraft | None:
             {"input": text if isinstance(text, str) else ""},
             id=get(entry, "id"),
             kind="custom",
+            where=custom,
+            required=True,
         )
     return None
 
@@ -439,4 +449,4 @@ class OpenAIExtractor:
 
     name = FORMAT
     confidence = staticmethod(confidence)
-    extract = staticmethod(extract)
+    extract = staticmethod(located(extract))

@@ -30,6 +30,7 @@ from toolscore_providers._common import (
     get,
     is_list,
     is_object,
+    located,
     module_root,
     plain,
     sample,
@@ -123,4 +124,4 @@ class OpenAIAgentsExtractor:
 
     name = FORMAT
     confidence = staticmethod(confidence)
-    extract = staticmethod(extract)
+    extract = staticmethod(located(extract))

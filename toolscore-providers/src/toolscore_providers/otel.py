@@ -30,12 +30,15 @@ from toolscore.model import ToolCall
 
 from toolscore_providers._common import (
     CallDraft,
+    MalformedItemError,
     decode_json,
     finish,
     get,
     is_list,
     is_object,
     items,
+    json_kind,
+    located,
     module_root,
     new_draft,
     sample,
@@ -75,12 +78,20 @@ def _kv_list(values: list[Any], depth: int = 0) -> dict[str, Any]:
     return out
 
 
-def _attributes(span: Any) -> dict[str, Any]:
+def _attributes(span: Any, *, strict: bool = False) -> dict[str, Any]:
+    """A span's attributes as a mapping; ``strict`` (extraction, not detection) refuses a
+    scalar in their place instead of reading the span as one without attributes."""
     raw = get(span, "attributes")
     if isinstance(raw, list):
         return _kv_list(raw)
     if isinstance(raw, Mapping):
         return dict(raw)
+    if strict and isinstance(raw, (str, bytes, int, float)):
+        raise MalformedItemError(
+            f"expected an object or an array of key/value pairs, got {json_kind(raw)}",
+            span,
+            "attributes",
+        )
     if raw is None or isinstance(raw, (str, bytes, int, float, tuple)):
         return {}
     try:
@@ -258,9 +269,14 @@ def _draft(
     name = get(span, "name")
     if isinstance(name, str):
         extra["span_name"] = name
+    tool_name = attributes["gen_ai.tool.name"]
+    if not isinstance(tool_name, str):
+        raise MalformedItemError(
+            f"gen_ai.tool.name: expected a string, got {json_kind(tool_name)}", span, "attributes"
+        )
     draft = new_draft(
         FORMAT,
-        str(attributes["gen_ai.tool.name"]),
+        tool_name,
         attributes.get("gen_ai.tool.call.arguments"),
         id=call_id if isinstance(call_id, (str, int)) else None,
         kind="execute_tool" if attributes.get("gen_ai.operation.name") == "execute_tool" else "mcp",
@@ -313,7 +329,7 @@ def extract(payload: Any) -> list[ToolCall]:
     for position, span in enumerate(raw_spans):
         if not is_object(span):
             continue
-        attributes = _attributes(span)
+        attributes = _attributes(span, strict=True)
         record_ids = _ids(span)
         if record_ids[1] is not None:
             parents[(record_ids[0], record_ids[1])] = record_ids[2]
@@ -388,4 +404,4 @@ class OTelExtractor:
 
     name = FORMAT
     confidence = staticmethod(confidence)
-    extract = staticmethod(extract)
+    extract = staticmethod(located(extract))

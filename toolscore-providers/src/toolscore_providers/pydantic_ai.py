@@ -28,6 +28,7 @@ from toolscore_providers._common import (
     is_list,
     is_object,
     items,
+    located,
     messages_of,
     module_root,
     new_draft,
@@ -118,6 +119,9 @@ class _Reader(Drafts):
                     id=get(part, "tool_call_id"),
                     kind=kind,
                     extra=extra,
+                    where=part,
+                    key="tool_name",
+                    required=True,
                 )
             )
             return
@@ -172,4 +176,4 @@ class PydanticAIExtractor:
 
     name = FORMAT
     confidence = staticmethod(confidence)
-    extract = staticmethod(extract)
+    extract = staticmethod(located(extract))

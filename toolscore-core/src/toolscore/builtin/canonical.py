@@ -175,12 +175,17 @@ class CustomExtractor:
     @staticmethod
     def _call(item: Mapping[str, Any], path: str) -> ToolCall:
         name = _custom_name(item)
+        if not isinstance(name, str):  # never coerced: {"name": 5} is an error, not "5"
+            from toolscore.serialization import json_type_name
+
+            key = next(k for k in ("tool", "name", "function") if item.get(k))
+            raise InputError(f"expected a string, got {json_type_name(name)}", path=f"{path}.{key}")
         args = item.get("args") or item.get("arguments") or item.get("input") or {}
         if not isinstance(args, Mapping):
             args = {"value": args}
         metadata = {k: v for k, v in item.items() if k not in _CUSTOM_FIELDS}
         record: dict[str, Any] = {
-            "tool": name if isinstance(name, str) else str(name),
+            "tool": name,
             "args": dict(args),
             "result": item.get("result") or item.get("output") or None,
             "timestamp": _number(
