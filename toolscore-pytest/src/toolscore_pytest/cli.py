@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
+from toolscore.terminal_text import shown, shown_markup
 
 if TYPE_CHECKING:
     from toolscore.snapshots import Snapshot, SnapshotStore
@@ -60,7 +61,7 @@ def _readable(store: SnapshotStore) -> list[Snapshot]:
         try:
             found.append(store.read_file(path))
         except InputError as exc:
-            click.echo(f"skipped: {exc}", err=True)
+            click.echo(shown(f"skipped: {exc}"), err=True)
     return sorted(found, key=lambda s: s.name)
 
 
@@ -94,7 +95,6 @@ def _console() -> Any:
 @click.option("--all", "approve_all", is_flag=True, help="Approve every pending snapshot.")
 @_dir_option
 def approve(names: tuple[str, ...], approve_all: bool, snap_dir: Path) -> None:
-    from rich.markup import escape
     from rich.table import Table
 
     if not names and not approve_all:
@@ -121,7 +121,11 @@ def approve(names: tuple[str, ...], approve_all: bool, snap_dir: Path) -> None:
     for snapshot in chosen:
         snapshot.approved = True
         store.save(snapshot)
-        table.add_row(escape(snapshot.name), str(len(snapshot.calls)), _age(snapshot.created_at))
+        table.add_row(
+            shown_markup(snapshot.name, one_line=True),
+            str(len(snapshot.calls)),
+            shown_markup(_age(snapshot.created_at), one_line=True),
+        )
     console.print()
     console.print(table)
     console.print(f"\n[green]Approved {len(chosen)} snapshot(s).[/green]")
@@ -139,7 +143,6 @@ def snapshots() -> None:
 @click.option("--pending", is_flag=True, help="Only snapshots waiting for approval.")
 @_dir_option
 def snapshots_list(pending: bool, snap_dir: Path) -> None:
-    from rich.markup import escape
     from rich.table import Table
 
     found = _readable(_store(snap_dir))
@@ -159,10 +162,10 @@ def snapshots_list(pending: bool, snap_dir: Path) -> None:
         status = "[green]v[/green]" if snapshot.approved else "[yellow]o[/yellow]"
         table.add_row(
             status,
-            escape(snapshot.name),
+            shown_markup(snapshot.name, one_line=True),
             str(len(snapshot.calls)),
-            snapshot.updated_at[:19],
-            escape(snapshot.source),
+            shown_markup(snapshot.updated_at[:19], one_line=True),
+            shown_markup(snapshot.source, one_line=True),
         )
     console.print()
     console.print(table)
@@ -173,7 +176,6 @@ def snapshots_list(pending: bool, snap_dir: Path) -> None:
 @click.argument("name")
 @_dir_option
 def snapshots_show(name: str, snap_dir: Path) -> None:
-    from rich.markup import escape
 
     snapshot = _load(_store(snap_dir), name)
     if snapshot is None:
@@ -181,17 +183,21 @@ def snapshots_show(name: str, snap_dir: Path) -> None:
     assert snapshot is not None
     console = _console()
     status = "[green]approved[/green]" if snapshot.approved else "[yellow]pending[/yellow]"
-    console.print(f"\n[bold]Snapshot:[/bold] [cyan]{escape(snapshot.name)}[/cyan]  {status}")
-    console.print(f"Source:  {escape(snapshot.source)}")
-    console.print(f"Created: {snapshot.created_at}")
-    console.print(f"Updated: {snapshot.updated_at}")
+    console.print(
+        f"\n[bold]Snapshot:[/bold] [cyan]{shown_markup(snapshot.name, one_line=True)}[/cyan]"
+        f"  {status}"
+    )
+    console.print(f"Source:  {shown_markup(snapshot.source, one_line=True)}")
+    console.print(f"Created: {shown_markup(snapshot.created_at, one_line=True)}")
+    console.print(f"Updated: {shown_markup(snapshot.updated_at, one_line=True)}")
     console.print(f"Calls:   {len(snapshot.calls)}")
     console.print()
     for index, call in enumerate(snapshot.calls, 1):
         console.print(
-            f"[bold]Call {index}[/bold] — [cyan]{escape(str(call.get('tool', '?')))}[/cyan]"
+            f"[bold]Call {index}[/bold] — "
+            f"[cyan]{shown_markup(call.get('tool', '?'), one_line=True)}[/cyan]"
         )
-        console.print(escape(json.dumps(call.get("args", {}), indent=2, ensure_ascii=False)))
+        console.print(shown_markup(json.dumps(call.get("args", {}), indent=2, ensure_ascii=False)))
         console.print()
 
 
@@ -200,7 +206,6 @@ def snapshots_show(name: str, snap_dir: Path) -> None:
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @_dir_option
 def snapshots_rm(name: str, yes: bool, snap_dir: Path) -> None:
-    from rich.markup import escape
 
     store = _store(snap_dir)
     if not store.exists(name):  # a corrupt file can still be removed
@@ -212,7 +217,7 @@ def snapshots_rm(name: str, yes: bool, snap_dir: Path) -> None:
             console.print("Aborted.")
             return
     store.delete(name)
-    console.print(f"[green]Deleted[/green] snapshot [cyan]{escape(repr(name))}[/cyan].")
+    console.print(f"[green]Deleted[/green] snapshot [cyan]{shown_markup(repr(name))}[/cyan].")
 
 
 # -- record ----------------------------------------------------------------------------------------
@@ -282,7 +287,6 @@ def record(
 def _record_trace(
     ctx: click.Context, trace: Path, name: str, fmt: str, update: bool, store: SnapshotStore
 ) -> None:
-    from rich.markup import escape
     from toolscore.cli import plugin_manager_for
     from toolscore.errors import ToolscoreError
     from toolscore.loading import load_trace
@@ -295,7 +299,7 @@ def _record_trace(
     calls = [{"tool": call.tool, "args": dict(call.args or {})} for call in tool_calls]
     existing = _load(store, name)
     console = _console()
-    shown = escape(repr(name))
+    quoted = shown_markup(repr(name), one_line=True)
     if existing is not None and not update:
         _fail(f"Snapshot {name!r} already exists. Use --update to overwrite and approve it.")
     if existing is not None:
@@ -304,14 +308,16 @@ def _record_trace(
         existing.source = "trace"
         store.save(existing)
         console.print(
-            f"[green]Updated[/green] snapshot [cyan]{shown}[/cyan] ({len(calls)} calls) — approved."
+            f"[green]Updated[/green] snapshot [cyan]{quoted}[/cyan] ({len(calls)} calls) — approved."
         )
         return
     store.save(Snapshot(name=name, calls=calls, approved=False, source="trace"))
     console.print(
-        f"[green]Recorded[/green] snapshot [cyan]{shown}[/cyan] ({len(calls)} calls) — pending approval."
+        f"[green]Recorded[/green] snapshot [cyan]{quoted}[/cyan] ({len(calls)} calls) — pending approval."
     )
-    console.print(f"Run [cyan]toolscore approve {escape(name)}[/cyan] to approve it.")
+    console.print(
+        f"Run [cyan]toolscore approve {shown_markup(name, one_line=True)}[/cyan] to approve it."
+    )
 
 
 def _record_command(command: list[str], update: bool) -> int:

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 from toolscore import hookimpl
+from toolscore.redaction import redact
+from toolscore.terminal_text import visible
 
 from toolscore_pytest.state import UNUSED_LINES, state_for
 
@@ -94,7 +96,7 @@ def report_lines(unused: list[tuple[Path, str]], mode: str, rootdir: Path) -> li
             shown = path.relative_to(rootdir)
         except ValueError:
             shown = path
-        lines.append(f"  {shown}  ({name})")
+        lines.append(visible(f"  {shown}  ({redact(name)})", one_line=True))
     return lines
 
 
