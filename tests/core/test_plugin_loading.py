@@ -257,3 +257,46 @@ def test_a_describer_that_raises_never_breaks_the_listing_but_strict_mode_raises
     strict.register(_BrokenDescriber(), name="broken_describer")
     with pytest.raises(PluginLoadError, match="cannot describe"):
         strict.records()
+
+
+class _ExitsWhenNotified:
+    """A third-party observer that calls sys.exit() where it should only listen."""
+
+    calls = 0
+
+    @toolscore.hookimpl
+    def toolscore_evaluation_finished(self, result):  # type: ignore[no-untyped-def]
+        _ExitsWhenNotified.calls += 1
+        raise SystemExit("observer quits")
+
+
+def test_sys_exit_in_a_notification_hook_is_recorded_and_the_evaluation_returns(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from toolscore.evaluation import evaluate
+
+    _ExitsWhenNotified.calls = 0
+    pm = create_plugin_manager(load_entrypoints=False)
+    pm.register(_ExitsWhenNotified(), name="quitter")
+    assert evaluate([{"tool": "a"}], [{"tool": "a"}], plugin_manager=pm).score == 1.0
+    assert evaluate([{"tool": "a"}], [{"tool": "a"}], plugin_manager=pm).score == 1.0
+    assert _ExitsWhenNotified.calls == 1, "skipped for the rest of the run"
+    err = " ".join(capsys.readouterr().err.split())
+    assert (
+        "toolscore: plugin 'quitter' toolscore_evaluation_finished raised SystemExit: observer "
+        "quits; it is skipped in toolscore_evaluation_finished for the rest of this run"
+    ) in err
+
+
+def test_keyboard_interrupt_in_a_hook_still_interrupts() -> None:
+    class Interrupts:
+        @toolscore.hookimpl
+        def toolscore_evaluation_finished(self, result):  # type: ignore[no-untyped-def]
+            raise KeyboardInterrupt
+
+    from toolscore.evaluation import evaluate
+
+    pm = create_plugin_manager(load_entrypoints=False)
+    pm.register(Interrupts(), name="interrupts")
+    with pytest.raises(KeyboardInterrupt):
+        evaluate([{"tool": "a"}], [{"tool": "a"}], plugin_manager=pm)
