@@ -98,3 +98,13 @@ def test_a_real_tap_consumer_reads_it(
     assert f"Result: {verdict}" in proc.stdout, proc.stdout + proc.stderr
     assert (proc.returncode == 0) == (verdict == "PASS")
     assert "Parse errors" not in proc.stdout
+
+
+def test_a_private_key_and_terminal_escapes_never_reach_the_stream(tmp_path: Path) -> None:
+    body = "MIIEowIBAAKCAQEA7bq98Zk2Jx4mS1fZq3Lk9"
+    pem = f"-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----"
+    failed = {"tool": "search\x1b[2J", "args": {"q": "paris"}, "error": f"bad key {pem}"}
+    _, text = _tap(tmp_path, [failed, EXPECTED[1]])
+    assert body not in text
+    assert "\x1b" not in text
+    assert "search\\x1b[2J" in text

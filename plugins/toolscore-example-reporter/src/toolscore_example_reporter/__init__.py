@@ -91,15 +91,17 @@ class TapReporter:
     """Renders an evaluation as a TAP version 13 stream."""
 
     def render(self, result: EvaluationResult, *, verbose: bool = False) -> str:
-        from toolscore.metrics.policy import redact_secrets
+        from toolscore.redaction import redact
+        from toolscore.terminal_text import visible
 
         points = list(_call_points(result))
         lines = ["TAP version 13", f"1..{len(points)}"]
         for number, (ok, description, problems) in enumerate(points, start=1):
             lines += _point(number, ok, description, problems)
         lines.append(f"# score {result.score:.1%} (grade {result.grade})")
-        # TAP ends up in CI logs: never copy a credential from the trace into it.
-        return redact_secrets("\n".join(lines) + "\n")
+        # TAP ends up in CI logs: never copy a credential from the trace into it, and show
+        # control characters from tool names and values as escapes instead of sending them.
+        return visible(redact("\n".join(lines) + "\n"))
 
 
 @toolscore.hookimpl
