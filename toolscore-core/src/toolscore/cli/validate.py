@@ -27,7 +27,15 @@ def printable(text: str) -> str:
 )
 @click.pass_context
 def command(ctx: click.Context, trace_file: Path, trace_format: str) -> None:
-    """Validate trace file format."""
+    """Validate trace file format.
+
+    Reads TRACE_FILE (JSON, or JSON Lines: one JSON value per line) as --format, or as the
+    format detected, and prints the number of tool calls. Exit code 0 when it reads (a
+    non-empty file with no calls is a warning); 1 when it does not: invalid JSON (a JSON Lines
+    error names the line), a malformed item (named by its JSON path, e.g.
+    $.messages[3].content[1].name), or a forced --format that reads no calls from a file that
+    another format reads calls from.
+    """
     from rich.panel import Panel
     from rich.text import Text
 
