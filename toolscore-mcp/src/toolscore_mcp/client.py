@@ -17,16 +17,17 @@ Every failure becomes an :class:`~toolscore_mcp.errors.MCPError` with a one-line
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
+import math
 import os
 import shlex
 import sys
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, BinaryIO, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
@@ -36,6 +37,7 @@ if sys.version_info < (3, 11):  # pragma: no cover
 from toolscore_mcp import sdk_compat
 from toolscore_mcp.errors import MCPConnectionClosed, MCPError, MCPProtocolError, MCPTimeoutError
 from toolscore_mcp.model import MCPToolDef, MCPToolResult, ServerDetails
+from toolscore_mcp.stderr_ring import StderrRing
 
 if TYPE_CHECKING:
     from anyio.abc import TaskStatus
@@ -110,6 +112,27 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def junk_note(count: int, first: str, binary: bool) -> str:
+    """What the server put on stdout besides JSON-RPC, in one sentence (no final period).
+
+    ``first`` is display-ready (``repr`` of the first junk line, text or bytes); bytes that
+    are not UTF-8 are named as bytes, so a PNG on stdout reads as what it is.
+    """
+    if binary:
+        return f"wrote non-JSON-RPC bytes on stdout: {first} ({count} line(s))"
+    return f"wrote {count} non-JSON-RPC line(s) to stdout (first: {first})"
+
+
+def junk_excerpt(raw: bytes) -> tuple[str, bool]:
+    """``(display text, is binary)`` for one junk stdout line: ``repr`` of its text (at
+    most 80 characters) or, when it is not UTF-8, of its first 32 bytes."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return repr(raw[:32]), True
+    return repr(_one_line(text)[:80]), False
+
+
 def startup_timeout_text(limit: float) -> str:
     """The message for a server that did not finish its handshake in time (both clients)."""
     return (
@@ -121,9 +144,10 @@ def startup_timeout_text(limit: float) -> str:
 class ConnectionBase:
     """What both connections (this module's and the SDK-free demo one) build on ``request``.
 
-    A subclass opens the session, sends requests, counts junk stdout lines and keeps the
-    server's stderr in ``_stderr`` (stdio only); tool calls, pings, stderr reading and the
-    start-up timeout error are the same for both.
+    A subclass opens the session, sends requests, reports junk stdout lines to
+    :meth:`_record_junk` and keeps the server's stderr in ``_stderr``, a bounded
+    :class:`~toolscore_mcp.stderr_ring.StderrRing` (stdio only); tool calls, pings, stderr
+    reading, reading ``tools/list`` pages and the start-up errors are the same for both.
     """
 
     def __init__(
@@ -140,9 +164,15 @@ class ConnectionBase:
         self.startup_timeout = startup_timeout
         self.details = ServerDetails(target=target.describe(), transport=target.transport)
         self.junk_lines = 0
+        #: The first junk line, display-ready (``repr`` of its text or of its bytes).
         self.first_junk = ""
+        #: True when that line was not UTF-8 (binary output on stdout).
+        self.junk_binary = False
+        #: What was wrong with the ``tools/list`` answers (one line each): the tools list is
+        #: missing or not a list, an entry is not a tool object.
+        self.listing_problems: list[str] = []
         self.closed = False
-        self._stderr: BinaryIO | None = None
+        self._stderr: StderrRing | None = None
 
     async def request(
         self, method: str, params: Mapping[str, Any] | None, timeout: float | None = None
@@ -152,34 +182,66 @@ class ConnectionBase:
 
     def stderr_tail(self, limit: int = 2000) -> str:
         """The last ``limit`` characters the server wrote to stderr (stdio only)."""
-        if self._stderr is None:
-            return ""
-        try:
-            self._stderr.flush()
-            size = self._stderr.seek(0, os.SEEK_END)
-            self._stderr.seek(max(size - limit, 0))
-            return self._stderr.read().decode("utf-8", "replace")[-limit:]
-        except (OSError, ValueError):
-            return ""
+        return self._stderr.tail(limit) if self._stderr is not None else ""
 
     def _stderr_hint(self) -> str:
         lines = [line.strip() for line in self.stderr_tail().splitlines() if line.strip()]
         return f" stderr: {lines[-1]}" if lines else ""
 
+    def _record_junk(self, raw: bytes) -> None:
+        """Count one stdout line that is not JSON-RPC; keep an excerpt of the first only."""
+        self.junk_lines += 1
+        if not self.first_junk:
+            self.first_junk, self.junk_binary = junk_excerpt(raw)
+
     def _junk_hint(self) -> str:
         if not self.junk_lines:
             return ""
-        return (
-            f" The server wrote {self.junk_lines} non-JSON-RPC line(s) to stdout"
-            f" (first: {self.first_junk!r}); stdout must carry only protocol messages."
-        )
+        note = junk_note(self.junk_lines, self.first_junk, self.junk_binary)
+        return f" The server {note}; stdout must carry only protocol messages."
 
-    def _startup_timeout_error(self, limit: float) -> MCPTimeoutError:
+    def _startup_timeout_error(self, limit: float) -> MCPError:
         """No ``initialize`` answer within the start-up timeout: name the option that
-        raises it, and what the server said meanwhile (junk on stdout, its last stderr line)."""
+        raises it, and what the server said meanwhile (junk on stdout, its last stderr line).
+
+        A server that wrote binary output instead of an answer is reported as that, not as
+        slow: "MCP server wrote non-JSON-RPC bytes on stdout: b'\\x89PNG...'".
+        """
+        if self.junk_binary:
+            return MCPError(
+                "MCP server "
+                + junk_note(self.junk_lines, self.first_junk, binary=True)
+                + f" and no answer to 'initialize' within {limit}s;"
+                " stdout must carry only protocol messages." + self._stderr_hint()
+            )
         return MCPTimeoutError(
             startup_timeout_text(limit) + self._junk_hint() + self._stderr_hint()
         )
+
+    def _tools_from(self, result: Mapping[str, Any]) -> list[MCPToolDef]:
+        """The tools of one ``tools/list`` page; what is malformed goes to
+        ``listing_problems`` (a lint finding) instead of being dropped silently."""
+        entries = result.get("tools")
+        if not isinstance(entries, list):
+            shown = "missing" if "tools" not in result else _json_type(entries)
+            self.listing_problems.append(
+                f"tools/list answered without a tools list ('tools' is {shown})"
+            )
+            return []
+        tools: list[MCPToolDef] = []
+        for index, entry in enumerate(entries):
+            if not isinstance(entry, Mapping):
+                self.listing_problems.append(
+                    f"tools/list entry {index} is not a tool object (it is {_json_type(entry)})"
+                )
+            elif not isinstance(entry.get("name"), str):
+                self.listing_problems.append(
+                    f"tools/list entry {index} has no string 'name'"
+                    f" (it is {_json_type(entry.get('name'))})"
+                )
+            else:
+                tools.append(MCPToolDef.from_wire(entry))
+        return tools
 
     async def call_tool(
         self, name: str, arguments: Mapping[str, Any], timeout: float | None = None
@@ -244,6 +306,7 @@ class MCPConnection(ConnectionBase):
         self._group: Any = None  # the anyio task group that hosts _serve
         self._stop: Any = None  # anyio.Event: set to end _serve
         self._inflight: set[Any] = set()  # cancel scopes of the requests waiting for answers
+        self._connecting: Any = None  # anyio.CancelScope bounding the connect, see _serve
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -304,9 +367,7 @@ class MCPConnection(ConnectionBase):
             except (Exception, BaseExceptionGroup) as exc:
                 swallowed = exc
         if self._stderr is not None:
-            with contextlib.suppress(OSError):
-                self._stderr.close()
-            self._stderr = None
+            self._stderr.close()  # its last 64 KiB stay readable
         return swallowed
 
     async def _serve(self, *, task_status: TaskStatus[sdk_compat.RawSession]) -> None:
@@ -315,13 +376,21 @@ class MCPConnection(ConnectionBase):
         A failure before the hand-over is the caller's (``TaskGroup.start`` raises it); one
         after it only ends the connection: whatever was waiting gets "connection closed".
         """
+        import anyio
+
         started = False
+        # Bounds connecting (``_open`` sets and lifts the deadline): an SSE stream that never
+        # sends its endpoint event would otherwise hold the transport open for good.
+        self._connecting = anyio.CancelScope()
         try:
-            async with contextlib.AsyncExitStack() as stack:
-                session = await self._open(stack)
-                task_status.started(session)
-                started = True
-                await self._stop.wait()
+            with self._connecting:
+                async with contextlib.AsyncExitStack() as stack:
+                    session = await self._open(stack)
+                    task_status.started(session)
+                    started = True
+                    await self._stop.wait()
+            if self._connecting.cancelled_caught and not started:
+                raise self._connect_timeout_error()
         except Exception:
             if not started:
                 raise
@@ -340,10 +409,14 @@ class MCPConnection(ConnectionBase):
 
         sdk_compat.load()
         before = _child_pids()
+        self._connecting.deadline = anyio.current_time() + self.startup_timeout
         read, write = await stack.enter_async_context(self._transport())
+        self._connecting.deadline = math.inf
         if self.target.transport == "stdio":
             new = _child_pids() - before
             self._pid = new.pop() if len(new) == 1 else None
+            if self._stderr is not None:
+                self._stderr.spawned()
         session = await stack.enter_async_context(
             sdk_compat.open_session(
                 read,
@@ -375,14 +448,17 @@ class MCPConnection(ConnectionBase):
 
             if not target.command:
                 raise MCPError("No MCP server command given.")
-            self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _close_quietly
+            self._stderr = StderrRing()  # closed in _close_quietly
             params = StdioServerParameters(
                 command=target.command[0],
                 args=list(target.command[1:]),
                 env={**os.environ, **target.env},
                 cwd=target.cwd,
             )
-            return stdio_client(params, errlog=self._stderr)  # type: ignore[arg-type]
+            # Bytes that are not UTF-8 reach ``_on_message`` as junk lines we can show as
+            # bytes (the declared choices, strict/ignore/replace, kill the reader or lose them).
+            params.encoding_error_handler = "surrogateescape"  # type: ignore[assignment]
+            return stdio_client(params, errlog=self._stderr.writer)  # type: ignore[arg-type]
         # Connecting is part of starting; each request still gets its own ``timeout``.
         timeout = max(self.timeout, self.startup_timeout)
         if target.transport == "sse":
@@ -401,9 +477,7 @@ class MCPConnection(ConnectionBase):
         errors, ``ValueError``s). Other exceptions (1.x reports a late answer to a timed-out
         request as a ``RuntimeError``) are not the server's stdout hygiene."""
         if isinstance(message, ValueError):
-            self.junk_lines += 1
-            if not self.first_junk:
-                self.first_junk = _junk_excerpt(message)
+            self._record_junk(_junk_line(message))
 
     # -- diagnostics -------------------------------------------------------------------------
 
@@ -421,6 +495,19 @@ class MCPConnection(ConnectionBase):
             )
         text = _one_line(str(exc)) or type(exc).__name__
         return MCPError(f"Could not connect to MCP server at {where}: {text}")
+
+    def _connect_timeout_error(self) -> MCPTimeoutError:
+        """Connecting took longer than the start-up timeout (an SSE stream that never sent
+        its endpoint event, a launch that never returned)."""
+        limit = self.startup_timeout
+        where = self.target.describe()
+        what = (
+            " (the SSE stream sent no 'endpoint' event)" if self.target.transport == "sse" else ""
+        )
+        return MCPTimeoutError(
+            f"Timed out after {limit}s connecting to MCP server at {where}{what};"
+            " raise the bound with --startup-timeout."
+        )
 
     def _closed_error(self, method: str) -> MCPConnectionClosed:
         self.closed = True
@@ -441,7 +528,7 @@ class MCPConnection(ConnectionBase):
                 f"Timed out after {limit}s waiting for response to {method!r}."
                 + self._stderr_hint()
             )
-        if code == _CONNECTION_CLOSED:
+        if code == _CONNECTION_CLOSED and sdk_compat.is_connection_lost(exc):
             return self._closed_error(method)
         if isinstance(code, int):
             text = _one_line(str(exc))
@@ -486,9 +573,7 @@ class MCPConnection(ConnectionBase):
         seen: set[str] = set()
         for _ in range(_MAX_PAGES):
             result = await self.request("tools/list", {"cursor": cursor} if cursor else None)
-            entries = result.get("tools")
-            if isinstance(entries, list):
-                tools.extend(MCPToolDef.from_wire(t) for t in entries if isinstance(t, Mapping))
+            tools.extend(self._tools_from(result))
             cursor = result.get("nextCursor")
             if not cursor:
                 return tools
@@ -536,13 +621,36 @@ def _with_handshake(details: ServerDetails, result: Mapping[str, Any]) -> Server
     )
 
 
-def _junk_excerpt(exc: Exception) -> str:
-    text = str(exc)
-    marker = "input_value="
-    if marker in text:
-        text = text.split(marker, 1)[1].split(", input_type", 1)[0]
-        text = text.strip("'\"")
-    return _one_line(text)[:80]
+def _junk_line(exc: Exception) -> bytes:
+    """The stdout line a parse error is about, as the server wrote it.
+
+    pydantic's errors carry the line as ``input``; undecodable bytes come back through
+    ``surrogateescape``. Other errors give their own text.
+    """
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        with contextlib.suppress(Exception):
+            line = errors()[0].get("input")
+            if isinstance(line, str):
+                return line.encode("utf-8", "surrogateescape")
+            if line is not None:  # JSON, but not a JSON-RPC message
+                return json.dumps(line, ensure_ascii=False, default=str).encode()
+    return str(exc).encode("utf-8", "replace")
+
+
+def _json_type(value: Any) -> str:
+    """The JSON name of a value's type (``null``, ``object``, ``string``...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, Mapping):
+        return "an object"
+    return "an array" if isinstance(value, list) else type(value).__name__
 
 
 def _version() -> str:

@@ -20,6 +20,7 @@ from toolscore_mcp.client import (
     DEFAULT_STARTUP_TIMEOUT,
     MCPConnection,
     ServerTarget,
+    junk_note,
     quiet_sdk_logging,
 )
 from toolscore_mcp.errors import MCPError
@@ -216,6 +217,7 @@ async def grade_server(
         first = await server.get()
         details = first.details
         tools = await first.list_tools()
+        listing_problems = list(first.listing_problems)
         discovered, notes = (
             await discover_values(first, tools, options.timeout)
             if options.discover
@@ -272,13 +274,13 @@ async def grade_server(
             sandbox.close()
     stats = server.stats
     if stats.junk_lines:
-        notes.append(
-            f"the server wrote {stats.junk_lines} non-JSON-RPC line(s) to stdout "
-            f"(first: {stats.first_junk!r}); stdout must carry only protocol messages."
-        )
+        note = junk_note(stats.junk_lines, stats.first_junk, stats.junk_binary)
+        notes.append(f"the server {note}; stdout must carry only protocol messages.")
     if stats.restarts:
         notes.append(f"the server was restarted {stats.restarts} time(s) after crashes or hangs.")
-    lint = lint_tools(tools, details.instructions, pm=pm)
+    from toolscore_mcp.rules.validity import listing_issues
+
+    lint = listing_issues(listing_problems) + lint_tools(tools, details.instructions, pm=pm)
     return MCPScorecard(
         server=details,
         tools=tuple(tools),

@@ -36,6 +36,7 @@ BUILTIN_RULE_MODULES: tuple[str, ...] = (
     "toolscore_mcp.rules.schema",
     "toolscore_mcp.rules.references",
     "toolscore_mcp.rules.poisoning",
+    "toolscore_mcp.rules.validity",
 )
 
 

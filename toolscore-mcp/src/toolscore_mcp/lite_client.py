@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from types import TracebackType
 from typing import Any
@@ -21,10 +20,13 @@ import attrs
 from toolscore_mcp.client import DEFAULT_STARTUP_TIMEOUT, ConnectionBase, ServerTarget, _version
 from toolscore_mcp.errors import MCPConnectionClosed, MCPError, MCPProtocolError, MCPTimeoutError
 from toolscore_mcp.model import MCPToolDef, ServerDetails
+from toolscore_mcp.stderr_ring import StderrRing
 
 __all__ = ["LiteConnection"]
 
 PROTOCOL_VERSION = "2025-06-18"
+#: A stdout "line" longer than this is junk, dropped as it grows (no message is this big).
+MAX_LINE_BYTES = 64 * 1024 * 1024
 
 
 class LiteConnection(ConnectionBase):
@@ -51,19 +53,20 @@ class LiteConnection(ConnectionBase):
 
         if not self.target.command:
             raise MCPError("No MCP server command given.")
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in aclose
+        self._stderr = StderrRing()  # closed in aclose
         try:
             self._process = await anyio.open_process(
                 list(self.target.command),
                 env={**os.environ, **self.target.env},
                 cwd=self.target.cwd,
-                stderr=self._stderr,
+                stderr=self._stderr.writer,
             )
         except OSError as exc:
             self._close_stderr()
             raise MCPError(
                 f"Failed to launch MCP server {list(self.target.command)}: {exc}"
             ) from None
+        self._stderr.spawned()
         self._group = anyio.create_task_group()
         await self._group.__aenter__()
         self._group.start_soon(self._read)
@@ -153,9 +156,7 @@ class LiteConnection(ConnectionBase):
 
     def _close_stderr(self) -> None:
         if self._stderr is not None:
-            with contextlib.suppress(OSError):
-                self._stderr.close()
-            self._stderr = None
+            self._stderr.close()  # its last 64 KiB stay readable
 
     def _wake_all(self) -> None:
         for event in self._waiters.values():
@@ -170,6 +171,9 @@ class LiteConnection(ConnectionBase):
                 *lines, buffer = buffer.split(b"\n")
                 for line in lines:
                     self._dispatch(line)
+                if len(buffer) > MAX_LINE_BYTES:
+                    self._record_junk(buffer[:64])
+                    buffer = b""
         except Exception:
             pass
         self.closed = True
@@ -194,9 +198,7 @@ class LiteConnection(ConnectionBase):
                 self._waiters[request_id].set()
                 return
             return
-        self.junk_lines += 1
-        if not self.first_junk:
-            self.first_junk = line.decode("utf-8", "replace").strip()[:80]
+        self._record_junk(line)
 
     async def _answer_roots(self, request_id: Any) -> None:
         """Answer ``roots/list`` with the target's roots (a server that asks when we declared
@@ -255,9 +257,4 @@ class LiteConnection(ConnectionBase):
 
     async def list_tools(self) -> list[MCPToolDef]:
         result = await self.request("tools/list", None)
-        entries = result.get("tools")
-        return (
-            [MCPToolDef.from_wire(t) for t in entries if isinstance(t, Mapping)]
-            if isinstance(entries, list)
-            else []
-        )
+        return self._tools_from(result)

@@ -39,7 +39,9 @@ class RunStats:
     restarts: int = 0
     crashes: int = 0
     junk_lines: int = 0
+    #: The first junk line, display-ready; ``junk_binary`` when it was not UTF-8.
     first_junk: str = ""
+    junk_binary: bool = False
 
 
 class ServerHandle:
@@ -54,18 +56,24 @@ class ServerHandle:
         self.current = current
         self.stats = RunStats()
         self._opened = current is not None
+        #: The last connection ended in trouble (it died, or was killed as wedged): the next
+        #: one is a restart. Reopening after a clean :meth:`close` between phases is not.
+        self._lost = False
 
     async def get(self) -> MCPConnection:
         if self.current is None or self.current.closed:
             if self.current is not None:
                 await self.retire(self.current)
-            if self._opened:
+            if self._opened and self._lost:
                 self.stats.restarts += 1
+            self._lost = False
             self.current = await self._opener()
             self._opened = True
         return self.current
 
     async def retire(self, connection: MCPConnection, *, force: bool = False) -> None:
+        if self.current is connection and (force or connection.closed):
+            self._lost = True
         self._collect(connection)
         await connection.aclose(force=force)
         if self.current is connection:
@@ -83,6 +91,7 @@ class ServerHandle:
         self.stats.junk_lines += connection.junk_lines
         if connection.first_junk and not self.stats.first_junk:
             self.stats.first_junk = connection.first_junk
+            self.stats.junk_binary = connection.junk_binary
 
     async def close(self) -> None:
         if self.current is not None:

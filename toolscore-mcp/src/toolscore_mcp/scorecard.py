@@ -97,6 +97,13 @@ class ToolCoverage:
         return self.status in ("works", "defect")
 
 
+#: Lint rules whose errors mean a client cannot use the tool list as the server sent it
+#: (see :mod:`toolscore_mcp.rules.validity`), and the score such a server is held to.
+UNUSABLE_LIST_RULES = frozenset(
+    {"tools-list", "no-tools", "duplicate-name", "invalid-name", "invalid-schema"}
+)
+UNUSABLE_CAP = 0.89
+
 #: A grade resting on fewer conclusive tools than this share is provisional.
 PROVISIONAL_BELOW = 0.5
 
@@ -178,6 +185,11 @@ class MCPScorecard:
 
     @property
     def score(self) -> float:
+        """The weighted score; 0 for a server that advertises no tools (nothing a client
+        could call passes, whatever the empty pass rates say), at most ``UNUSABLE_CAP``
+        (never an A) when a client cannot use the tool list as sent."""
+        if not self.tools:
+            return 0.0
         total = math.fsum(
             (
                 WEIGHTS["happy"] * self.happy_pass_rate,
@@ -185,6 +197,8 @@ class MCPScorecard:
                 WEIGHTS["lint"] * self.lint_score,
             )
         )
+        if any(i.severity == "error" and i.rule in UNUSABLE_LIST_RULES for i in self.lint):
+            total = min(total, UNUSABLE_CAP)
         return round(total, 12)
 
     @property

@@ -33,6 +33,7 @@ __all__ = [
     "RawSession",
     "error_code",
     "http_library",
+    "is_connection_lost",
     "load",
     "open_session",
     "streamable_http",
@@ -106,6 +107,28 @@ def error_code(exc: BaseException) -> int | None:
     if code is None:
         code = getattr(getattr(exc, "error", None), "code", None)
     return code if isinstance(code, int) and not isinstance(code, bool) else None
+
+
+#: How the SDK words the ``CONNECTION_CLOSED`` errors it makes up itself (stdio and SSE say
+#: "Connection closed"; streamable HTTP names the stream that failed).
+_SDK_CLOSED_MESSAGES = ("Connection closed", "SSE stream ")
+
+
+def is_connection_lost(exc: BaseException) -> bool:
+    """Did the connection end under the request, as opposed to the server answering with an
+    error that happens to use code -32000 (the JSON-RPC range for server errors)?
+
+    Both carry ``CONNECTION_CLOSED``; only the SDK's own errors carry its wording. A server
+    that answers exactly "Connection closed" is taken at its word.
+    """
+    if error_code(exc) != CONNECTION_CLOSED:
+        return False
+    message = getattr(getattr(exc, "error", None), "message", None)
+    if not isinstance(message, str):
+        message = getattr(exc, "message", None)
+    if not isinstance(message, str):
+        message = str(exc)
+    return message.startswith(_SDK_CLOSED_MESSAGES)
 
 
 def _wire(model: Any) -> dict[str, Any]:

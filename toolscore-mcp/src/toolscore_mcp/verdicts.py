@@ -74,6 +74,16 @@ def _content_excerpt(content: Any) -> str:
     return excerpt(str(content))
 
 
+def _answer_excerpt(result: MCPToolResult) -> str:
+    """What an error answer said: a JSON-RPC error with its code ("JSON-RPC error -32000:
+    backend down"), a tool error by its content."""
+    if result.rpc_error_code is not None:
+        content = result.content
+        message = content.get("message", "") if isinstance(content, Mapping) else content
+        return excerpt(f"JSON-RPC error {result.rpc_error_code}: {message}")
+    return _content_excerpt(result.content)
+
+
 def _json_reports_failure(value: Any) -> bool:
     if not isinstance(value, Mapping) or not value:
         return False
@@ -223,7 +233,7 @@ def judge_result(
                 finding="error-as-success",
                 **base,
             )
-        detail = _content_excerpt(result.content) if result.is_error else "ok"
+        detail = _answer_excerpt(result) if result.is_error else "ok"
         return ScenarioResult(ok=True, is_error=result.is_error, detail=detail, **base)
     expectation = scenario.expect
     if expectation is not None:
@@ -263,7 +273,7 @@ def _judge_failure(
     misreported: bool,
     base: dict[str, Any],
 ) -> ScenarioResult:
-    text = _text_excerpt(result) if misreported else _content_excerpt(result.content)
+    text = _text_excerpt(result) if misreported else _answer_excerpt(result)
     full_text = content_to_text(result.content) or text
     own = _input_schema_error(tool, scenario.arguments)
     properties = tool.input_schema.get("properties") if tool.input_schema else None
@@ -282,7 +292,10 @@ def _judge_failure(
         finding = "error-as-success"
         detail = f"error reported as success: {text}"
     else:
-        finding = "failure" if verdict_class.conclusive else "inconclusive"
+        # A JSON-RPC error answer is the server's protocol-level refusal, not a crash: it
+        # answered, and the scenario shows the code it answered with.
+        failure = "protocol-error" if result.rpc_error_code is not None else "failure"
+        finding = failure if verdict_class.conclusive else "inconclusive"
         detail = text
     return ScenarioResult(
         ok=False,
