@@ -22,7 +22,6 @@ DEFAULT_LIMIT = 64 * 1024
 _CHUNK = 64 * 1024
 #: Most bytes read in one go while holding the lock (a flood must not starve ``tail``).
 _DRAIN_MAX = 1024 * 1024
-_POLL = 0.2
 
 
 class StderrRing:
@@ -45,6 +44,8 @@ class StderrRing:
         self._buffer = bytearray()
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        # Written to by ``close`` so the reader wakes at once (no polling interval to wait out).
+        self._wake_r, self._wake_w = os.pipe()
         self._eof = False
         self._thread = threading.Thread(target=self._pump, name="toolscore-stderr", daemon=True)
         self._thread.start()
@@ -66,14 +67,19 @@ class StderrRing:
     def close(self) -> None:
         """Stop reading and release the pipe (idempotent)."""
         self.spawned()
+        if self._stop.is_set():
+            return
         self._stop.set()
-        if self._thread.is_alive() and self._thread is not threading.current_thread():
-            self._thread.join(timeout=2 * _POLL + 1.0)
+        with contextlib.suppress(OSError):
+            os.write(self._wake_w, b"x")
+        if self._thread is not threading.current_thread():
+            self._thread.join(timeout=1.0)
         with self._lock:
             fd, self._read_fd = self._read_fd, None
-        if fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        for owned in (fd, self._wake_r, self._wake_w):
+            if owned is not None:
+                with contextlib.suppress(OSError):
+                    os.close(owned)
 
     def _pump(self) -> None:
         while not self._stop.is_set() and not self._eof:
@@ -81,10 +87,10 @@ class StderrRing:
             if fd is None:
                 return
             try:
-                ready, _, _ = select.select([fd], [], [], _POLL)
+                ready, _, _ = select.select([fd, self._wake_r], [], [])
             except (OSError, ValueError):
                 return
-            if ready:
+            if fd in ready:
                 with self._lock:
                     self._drain()
 
