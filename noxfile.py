@@ -161,7 +161,23 @@ def bench(session: nox.Session) -> None:
     session.install(*_editable(*PACKAGES))
     reference = _reference_python(session)
     for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
-        session.run("python", str(script), env={"TOOLSCORE_REFERENCE_PYTHON": reference})
+        if script.name != "bench_mcp_corpus.py":
+            session.run("python", str(script), env={"TOOLSCORE_REFERENCE_PYTHON": reference})
+
+
+@nox.session(name="bench_corpus")
+def bench_corpus(session: nox.Session) -> None:
+    """``mcp test`` on the whole real-server corpus, ours vs the reference (20-40 minutes)."""
+    session.install(*_editable("toolscore-core", "toolscore-providers", "toolscore-mcp"))
+    reference = _reference_python(session)
+    session.run(
+        "python",
+        "benchmarks/bench_mcp_corpus.py",
+        "--install-dir",
+        f"{session.create_tmp()}/real",
+        *session.posargs,
+        env={"TOOLSCORE_REFERENCE_PYTHON": reference},
+    )
 
 
 def _reference_python(session: nox.Session) -> str:

@@ -47,7 +47,7 @@ def test_a_refusal_naming_a_nested_key_blames_that_argument() -> None:
         {"rule": {"type": "list", "options": ["a"]}},
         "happy",
         "happy path #1",
-        evidence={"rule": "plain"},
+        evidence={"rule": "generated"},  # an object whose keys the schema leaves open
     )
     result = MCPToolResult(
         content=[{"type": "text", "text": "options and source are only for list rules."}],
@@ -60,3 +60,13 @@ def test_a_refusal_naming_a_nested_key_blames_that_argument() -> None:
         "rejected-input",
         "rule",
     )
+
+
+def test_a_refusal_naming_an_argument_the_schema_vouches_for_is_a_defect() -> None:
+    verdict = classify_failure("Invalid unit", {"unit": "schema"}, blamed="unit")
+    assert verdict.category == "defect"
+    guessed = classify_failure("Invalid unit", {"unit": "meaning"}, blamed="unit")
+    assert guessed.category == "rejected-input"
+    # A plain number fits the type, but the server may bound it where the schema is silent.
+    bounded = classify_failure("start: must be at least 1", {"start": "plain"}, blamed="start")
+    assert bounded.category == "rejected-input"

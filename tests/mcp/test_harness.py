@@ -220,7 +220,7 @@ def test_streamable_http_with_an_auth_header(http_url: str, pm: ToolscorePluginM
         r.verdict == "pass" for r in grouped["get_forecast"] + grouped["convert_temperature"]
     )
     assert {r.verdict for r in grouped["broken_lookup"] if r.scenario.kind == "happy"} == {"fail"}
-    assert grouped["broken_lookup"][0].detail == "Error executing tool broken_lookup"
+    assert grouped["broken_lookup"][0].detail.startswith("Error executing tool broken_lookup")
     assert card.instructions_tokens > 0
 
 

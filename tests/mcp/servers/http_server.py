@@ -9,15 +9,21 @@ from __future__ import annotations
 import sys
 
 import uvicorn
-from mcp.server.mcpserver import MCPServer
 
 port = int(sys.argv[1])
 transport = sys.argv[2] if len(sys.argv) > 2 else "http"
 token = sys.argv[3] if len(sys.argv) > 3 else ""
+instructions = "Weather lookups. Call get_forecast with a city."
 
-server = MCPServer(
-    "weather-http", version="2.0.0", instructions="Weather lookups. Call get_forecast with a city."
-)
+try:  # mcp 2.x
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("weather-http", version="2.0.0", instructions=instructions)
+except ImportError:  # mcp 1.x: the same server class under its old name
+    from mcp.server.fastmcp import FastMCP
+
+    server = FastMCP("weather-http", instructions=instructions)
+    server._mcp_server.version = "2.0.0"
 
 
 @server.tool()
@@ -35,7 +41,7 @@ def convert_temperature(celsius: float) -> str:
 @server.tool()
 def broken_lookup(station: str) -> str:
     """Look up a weather station by its identifier."""
-    raise RuntimeError("station database is offline")
+    raise RuntimeError("station index is corrupted")
 
 
 app = server.sse_app() if transport == "sse" else server.streamable_http_app()

@@ -176,7 +176,7 @@ class Campaign:
             evidence = dict(current.scenario.evidence)
             for name in arguments:
                 if arguments[name] != current.scenario.arguments.get(name):
-                    evidence[name] = "repair"
+                    evidence[name] = _repaired_source(self.synthesizer(tool), name, arguments[name])
             scenario = attrs.evolve(
                 current.scenario,
                 arguments=arguments,
@@ -243,3 +243,13 @@ def edge_cases_for(
         Scenario(tool.name, args, "edge", f"edge case: {what}", setup=setup)
         for args, what in edge_case_arguments(tool.input_schema, dict(arguments))
     ]
+
+
+def _repaired_source(synthesizer: ToolSynthesizer, name: str, value: Any) -> str:
+    """Where a repaired value came from: one of the argument's own candidates keeps that
+    candidate's evidence (a second enum value is as certain as the first); anything else
+    the repair made up from the server's hint is ``repair``."""
+    for candidate in synthesizer.candidates(name):
+        if candidate.value == value and type(candidate.value) is type(value):
+            return candidate.source
+    return "repair"

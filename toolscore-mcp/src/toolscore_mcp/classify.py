@@ -25,6 +25,7 @@ import attrs
 
 __all__ = [
     "CERTAIN_SOURCES",
+    "VOUCHED_SOURCES",
     "Classification",
     "classify_failure",
     "environment_need",
@@ -33,6 +34,9 @@ __all__ = [
 
 #: Evidence for a value that any correct server must accept as valid input.
 CERTAIN_SOURCES = frozenset({"scenario-file", "recorded", "schema", "plain"})
+#: Evidence that names this very value as valid: refusing it by name is a defect. (A plain
+#: number fits the schema's type, but a server may still bound it where the schema is silent.)
+VOUCHED_SOURCES = frozenset({"scenario-file", "recorded", "schema"})
 
 _NETWORK = re.compile(
     r"getaddrinfo|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH"
@@ -177,6 +181,10 @@ def classify_failure(
     )
     if not blames_input:
         return Classification("defect", reason="failed without objecting to the input")
+    if blamed is not None and evidence.get(blamed) in VOUCHED_SOURCES:
+        return Classification(
+            "defect", reason=f"refused {blamed!r}, a value its schema vouches for"
+        )
     if blamed is not None:
         # A refusal that names the argument gives a reason: our value, or a schema that
         # does not say what the tool accepts (a lint-style finding, not a broken tool).
