@@ -21,7 +21,7 @@ nox.options.sessions = [
     "integration",
     "providers_sdk",
     "mcp_real",
-    # "mcp_sdk1" runs on request only: tests/mcp/servers/http_server.py still needs mcp 2.x.
+    "mcp_sdk1",
     "lint",
     "typecheck",
 ]

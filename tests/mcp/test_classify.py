@@ -70,3 +70,18 @@ def test_a_refusal_naming_an_argument_the_schema_vouches_for_is_a_defect() -> No
     # A plain number fits the type, but the server may bound it where the schema is silent.
     bounded = classify_failure("start: must be at least 1", {"start": "plain"}, blamed="start")
     assert bounded.category == "rejected-input"
+
+
+def test_naming_a_parameter_without_objecting_to_it_is_no_reason() -> None:
+    evidence = {"station": "meaning"}
+    failed = classify_failure(
+        "Error executing tool lookup: station index is corrupted",
+        evidence,
+        blamed="station",
+        blamed_by_name_only=True,
+    )
+    assert failed.category == "defect"
+    objected = classify_failure(
+        "station must be a 4-letter code", evidence, blamed="station", blamed_by_name_only=True
+    )
+    assert objected.category == "rejected-input"

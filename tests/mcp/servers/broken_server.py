@@ -85,7 +85,7 @@ LIES = {
     "convert_temperature": "Error: conversion service unavailable",
     "format_greeting": json.dumps({"error": "template engine failed to start"}),
     "count_words": "Failed to count words: tokenizer crashed",
-    "repeat_text": "Error: repeat failed (internal buffer exhausted)",
+    "repeat_text": "Error: could not repeat text (internal buffer exhausted)",
 }
 #: What each tool answers in refuser mode, with isError true.
 REFUSALS = {

@@ -147,6 +147,7 @@ def classify_failure(
     evidence: Mapping[str, str],
     *,
     blamed: str | None = None,
+    blamed_by_name_only: bool = False,
     rpc_error_code: int | None = None,
     schema_error: bool = False,
 ) -> Classification:
@@ -154,7 +155,9 @@ def classify_failure(
 
     ``text`` is what the server said; ``evidence`` maps each argument we sent to where its
     value came from (see :data:`CERTAIN_SOURCES`); ``blamed`` is the argument the message
-    names, if any; ``schema_error`` says our own arguments broke the tool's input schema.
+    names, if any (``blamed_by_name_only``: it merely names the parameter, which is no
+    objection by itself); ``schema_error`` says our own arguments broke the tool's input
+    schema.
     """
     if schema_error:
         return Classification("rejected-input", reason="our arguments break the input schema")
@@ -177,7 +180,9 @@ def classify_failure(
             )
         return Classification("defect", reason="internal error on valid input")
     blames_input = (
-        blamed is not None or rpc_error_code == -32602 or bool(_BLAMES_INPUT.search(text))
+        (blamed is not None and not blamed_by_name_only)
+        or rpc_error_code == -32602
+        or bool(_BLAMES_INPUT.search(text))
     )
     if not blames_input:
         return Classification("defect", reason="failed without objecting to the input")

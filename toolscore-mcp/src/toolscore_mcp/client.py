@@ -17,6 +17,7 @@ Every failure becomes an :class:`~toolscore_mcp.errors.MCPError` with a one-line
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import math
@@ -653,7 +654,9 @@ def _json_type(value: Any) -> str:
     return "an array" if isinstance(value, list) else type(value).__name__
 
 
+@functools.cache
 def _version() -> str:
+    """This distribution's version, for clientInfo (read once: a metadata scan costs ~10 ms)."""
     try:
         from importlib.metadata import version
 

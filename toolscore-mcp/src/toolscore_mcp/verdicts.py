@@ -181,29 +181,30 @@ def _names_word(text: str, word: str) -> bool:
     return re.search(rf"(?<![\w]){re.escape(word.lower())}(?![\w])", text) is not None
 
 
-def _mentioned_argument(text: str, arguments: Mapping[str, Any]) -> str | None:
+def _mentioned_argument(text: str, arguments: Mapping[str, Any]) -> tuple[str | None, bool]:
     """The argument an error message is about: named itself, by one of its nested keys, or
-    by a value we sent in it."""
+    by a value we sent in it; and whether only its name was mentioned (a message may name a
+    parameter without objecting to it: "station index is corrupted")."""
     lowered = text.lower()
     for name in arguments:
         if _names_word(lowered, name):
-            return name
+            return name, True
     for name, value in arguments.items():
         if any(
             len(key) >= 3 and _names_word(lowered, key) for key in _strings_in(value, keys=True)
         ):
-            return name
+            return name, False
     for name, value in arguments.items():
         for text_value in _strings_in(value):
             if len(text_value) >= 3 and text_value.lower() in lowered:
-                return name
+                return name, False
         if (
             isinstance(value, (int, float))
             and not isinstance(value, bool)
             and re.search(rf"(?<![\w.]){re.escape(str(value))}(?![\w.])", text)
         ):
-            return name
-    return None
+            return name, False
+    return None, False
 
 
 def judge_result(
@@ -278,12 +279,16 @@ def _judge_failure(
     own = _input_schema_error(tool, scenario.arguments)
     properties = tool.input_schema.get("properties") if tool.input_schema else None
     known = dict.fromkeys(properties) if isinstance(properties, Mapping) else {}
-    blamed = own[0] if own else _mentioned_argument(full_text, {**known, **scenario.arguments})
+    if own:
+        blamed, by_name_only = own[0], False
+    else:
+        blamed, by_name_only = _mentioned_argument(full_text, {**known, **scenario.arguments})
     evidence = {name: scenario.evidence.get(name, "generated") for name in scenario.arguments}
     verdict_class = classify_failure(
         full_text,
         evidence,
         blamed=blamed,
+        blamed_by_name_only=by_name_only,
         rpc_error_code=result.rpc_error_code,
         schema_error=own is not None,
     )
