@@ -85,3 +85,17 @@ def test_naming_a_parameter_without_objecting_to_it_is_no_reason() -> None:
         "station must be a 4-letter code", evidence, blamed="station", blamed_by_name_only=True
     )
     assert objected.category == "rejected-input"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Cannot specify both head and tail parameters simultaneously",
+        "'offset' and 'cursor' are mutually exclusive",
+        "Provide only one of: id, name",
+    ],
+)
+def test_arguments_that_conflict_blame_our_input(text: str) -> None:
+    evidence = {"head": "generated", "tail": "generated", "id": "harvested"}
+    verdict = classify_failure(text, evidence, blamed="head", blamed_by_name_only=True)
+    assert verdict.category == "rejected-input"

@@ -18,6 +18,8 @@ import json
 import sys
 from typing import Any
 
+from _stdio import serve, text_result
+
 TOOLS: list[dict[str, Any]] = [
     {
         "name": "convert_temperature",
@@ -96,50 +98,17 @@ REFUSALS = {
 }
 
 
-def _send(message: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
-
-
-def _answer(mode: str, name: str) -> dict[str, Any]:
-    if mode == "liar":
-        return {"content": [{"type": "text", "text": LIES[name]}]}
-    return {"content": [{"type": "text", "text": REFUSALS[name]}], "isError": True}
-
-
 def main() -> int:
     mode = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--mode=")), "liar")
-    for line in sys.stdin:
-        try:
-            message = json.loads(line)
-        except ValueError:
-            continue
-        method, request_id = message.get("method"), message.get("id")
-        if request_id is None:
-            continue
-        if method == "initialize":
-            result: dict[str, Any] = {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {"tools": {}},
-                "serverInfo": {"name": f"broken-{mode}", "version": "0.1"},
-            }
-        elif method == "ping":
-            result = {}
-        elif method == "tools/list":
-            result = {"tools": TOOLS}
-        elif method == "tools/call":
-            name = (message.get("params") or {}).get("name")
-            if name not in LIES:
-                error = {"code": -32602, "message": f"Unknown tool: {name}"}
-                _send({"jsonrpc": "2.0", "id": request_id, "error": error})
-                continue
-            result = _answer(mode, name)
-        else:
-            error = {"code": -32601, "message": f"Method not found: {method}"}
-            _send({"jsonrpc": "2.0", "id": request_id, "error": error})
-            continue
-        _send({"jsonrpc": "2.0", "id": request_id, "result": result})
-    return 0
+
+    def call(name: str, arguments: dict[str, Any]) -> dict[str, Any] | None:
+        if name not in LIES:
+            return None
+        if mode == "liar":
+            return text_result(LIES[name])
+        return text_result(REFUSALS[name], error=True)
+
+    return serve(f"broken-{mode}", TOOLS, call)
 
 
 if __name__ == "__main__":

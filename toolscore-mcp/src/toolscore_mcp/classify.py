@@ -93,7 +93,9 @@ _BLAMES_INPUT = re.compile(
     r"|unknown (?:argument|parameter|field|property|key|value|option)|out of range"
     r"|too (?:long|short|large|small|many|few|big)|not allowed|unsupported"
     r"|(?:could not|cannot|can't|failed to|unable to) (?:parse|decode|convert)|malformed"
-    r"|input should|not found|no such|does not exist|doesn't exist|not exist",
+    r"|input should|not found|no such|does not exist|doesn't exist|not exist"
+    r"|(?:cannot|can't|can not) (?:specify|use|combine|set|provide|pass|give) (?:both|more than)"
+    r"|mutually exclusive|only one of|not both|simultaneously|at the same time",
     re.IGNORECASE,
 )
 _REASON_WORDS = re.compile(r"[A-Za-z]{3,}")

@@ -17,7 +17,6 @@ Every failure becomes an :class:`~toolscore_mcp.errors.MCPError` with a one-line
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import logging
 import math
@@ -654,15 +653,12 @@ def _json_type(value: Any) -> str:
     return "an array" if isinstance(value, list) else type(value).__name__
 
 
-@functools.cache
 def _version() -> str:
-    """This distribution's version, for clientInfo (read once: a metadata scan costs ~10 ms)."""
-    try:
-        from importlib.metadata import version
+    """This distribution's version, for clientInfo: the first-party distributions share one
+    version (lockstep), kept as a constant because a metadata lookup costs ~10-30 ms."""
+    from toolscore._version import VERSION
 
-        return version("toolscore-mcp")
-    except Exception:
-        return "0"
+    return VERSION
 
 
 def command_from_tokens(tokens: Sequence[str]) -> tuple[str, ...]:

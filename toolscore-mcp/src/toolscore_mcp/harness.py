@@ -24,6 +24,7 @@ from toolscore_mcp.client import (
     quiet_sdk_logging,
 )
 from toolscore_mcp.errors import MCPError
+from toolscore_mcp.lazy_sandbox import LazySandbox
 from toolscore_mcp.model import MCPToolDef, Scenario, ServerDetails
 from toolscore_mcp.runner import DEFAULT_CONCURRENCY, ServerHandle
 from toolscore_mcp.scorecard import MCPScorecard
@@ -291,9 +292,7 @@ async def grade_server(
         crashes=stats.crashes,
         junk_lines=stats.junk_lines,
         skipped=tuple(skipped),
-        sandbox=(("{sandbox}", str(sandbox.root)), ("{sandbox_url}", sandbox.url))
-        if sandbox is not None
-        else (),
+        sandbox=sandbox.placeholders() if sandbox is not None else (),
     )
 
 
@@ -322,16 +321,14 @@ def _load_recorded(options: TestOptions) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def _make_sandbox(options: TestOptions) -> Any:
-    if not options.sandbox:
-        return None
-    from toolscore_mcp.sandbox import Sandbox
-
-    return Sandbox.create()
+def _make_sandbox(options: TestOptions) -> LazySandbox | None:
+    """The run's sandbox: its folder reserved now, its contents built on first use."""
+    return LazySandbox.reserve() if options.sandbox else None
 
 
-def _in_sandbox(target: ServerTarget, sandbox: Any) -> ServerTarget:
-    """``{sandbox}`` and ``{sandbox_url}`` filled in; the sandbox announced as the MCP root."""
+def _in_sandbox(target: ServerTarget, sandbox: LazySandbox) -> ServerTarget:
+    """``{sandbox}`` and ``{sandbox_url}`` filled in (which builds the sandbox); its folder
+    announced as the MCP root either way."""
     return attrs.evolve(
         target,
         command=tuple(sandbox.substitute_all(list(target.command))),
@@ -339,7 +336,7 @@ def _in_sandbox(target: ServerTarget, sandbox: Any) -> ServerTarget:
         cwd=sandbox.substitute(target.cwd) if target.cwd else None,
         url=sandbox.substitute(target.url),
         headers=sandbox.substitute_all(dict(target.headers)),
-        roots=(str(sandbox.root),),
+        roots=(str(sandbox.reserved),),
     )
 
 

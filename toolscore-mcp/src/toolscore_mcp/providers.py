@@ -48,8 +48,11 @@ def name_tokens(name: str) -> tuple[str, ...]:
 class SandboxLike(Protocol):
     """What value providers use of :class:`toolscore_mcp.sandbox.Sandbox`."""
 
-    root: Any
-    url: str
+    @property
+    def root(self) -> Any: ...
+
+    @property
+    def url(self) -> str: ...
 
     def file_with_extension(self, extension: str) -> Any: ...
 

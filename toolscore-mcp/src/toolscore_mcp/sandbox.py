@@ -757,13 +757,17 @@ class Sandbox:
         self._finalizer = weakref.finalize(self, _cleanup, root, service, keep, notes)
 
     @classmethod
-    def create(cls, *, http: bool = True, keep: bool = False) -> Sandbox:
+    def create(cls, *, http: bool = True, keep: bool = False, root: Path | None = None) -> Sandbox:
         """Build a fresh sandbox; ``http=False`` skips the web server (``url`` is then "").
 
-        The git repository is built on a helper thread while the other files are written,
-        since its three git processes are most of the time spent here.
+        ``root`` is an empty folder to build in (one reserved earlier and already announced,
+        see :mod:`toolscore_mcp.lazy_sandbox`); by default a new temporary folder. The git
+        repository is built on a helper thread while the other files are written, since its
+        three git processes are most of the time spent here.
         """
-        root = Path(tempfile.mkdtemp(prefix="toolscore-sandbox-")).resolve()
+        if root is None:
+            root = Path(tempfile.mkdtemp(prefix="toolscore-sandbox-"))
+        root = root.resolve()
         notes: list[str] = []
         service: _HttpService | None = None
         repo_note: list[str | None] = [None]

@@ -130,9 +130,13 @@ def _output_problem(tool: MCPToolDef, result: MCPToolResult) -> str | None:
     from jsonschema import exceptions as schema_errors
     from jsonschema.validators import validator_for
 
+    from toolscore_mcp.rules.validity import schema_problem
+
+    problem = schema_problem(schema)
+    if problem is not None:
+        return f"declares an outputSchema that cannot be checked: {excerpt(problem)}"
     try:
         validator_cls = validator_for(schema)
-        validator_cls.check_schema(schema)
         error = schema_errors.best_match(validator_cls(schema).iter_errors(result.structured))
     except Exception as exc:
         return f"declares an outputSchema that cannot be checked: {excerpt(str(exc))}"
@@ -279,6 +283,7 @@ def _judge_failure(
     own = _input_schema_error(tool, scenario.arguments)
     properties = tool.input_schema.get("properties") if tool.input_schema else None
     known = dict.fromkeys(properties) if isinstance(properties, Mapping) else {}
+    blamed: str | None
     if own:
         blamed, by_name_only = own[0], False
     else:

@@ -9,6 +9,8 @@ SEP-986): 1 to 128 characters from ``A-Z a-z 0-9 _ - .``, unique within a server
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -95,8 +97,23 @@ def schema_problem(schema: Any) -> str | None:
     """Why ``schema`` is not valid JSON Schema (one line), or None.
 
     Checked against the metaschema of the draft its ``$schema`` declares, 2020-12 when it
-    declares none (the MCP default).
+    declares none (the MCP default). Lint, argument synthesis and verdicts all ask about the
+    same schemas, and a metaschema check costs milliseconds, so answers are cached by the
+    schema's JSON text.
     """
+    try:
+        key = json.dumps(schema, sort_keys=True)
+    except (TypeError, ValueError):
+        return _schema_problem(schema)
+    return _cached_schema_problem(key)
+
+
+@functools.lru_cache(maxsize=512)
+def _cached_schema_problem(key: str) -> str | None:
+    return _schema_problem(json.loads(key))
+
+
+def _schema_problem(schema: Any) -> str | None:
     from jsonschema import exceptions as schema_errors
     from jsonschema.validators import Draft202012Validator, validator_for
 
