@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from toolscore.errors import InputError
+from toolscore.limits import MAX_GENERATED_DEPTH, GenerationBudget, capped_count
 from toolscore.schema_values import (
     DEFAULT_SEED,
     boolean_value,
@@ -83,8 +84,25 @@ def generate_value_from_schema(
     ``variation`` is ``"normal"`` (a typical value; hints honoured), ``"boundary"`` (the low
     end: minimum, shortest string, last enum value) or ``"edge"`` (the high end: maximum, long
     string, first enum value). Pass a seeded ``rng`` for reproducible values.
+
+    The value is bounded whatever the schema asks (:mod:`toolscore.limits`): strings,
+    arrays, nesting and the total number of values are capped, so ``minItems: 100000000``
+    gives a short array (which breaks that schema) instead of exhausting memory.
     """
     rng = rng if rng is not None else random.Random(DEFAULT_SEED)
+    return _value(name, schema, variation, rng, GenerationBudget(), 0)
+
+
+def _value(
+    name: str,
+    schema: Any,
+    variation: str,
+    rng: random.Random,
+    budget: GenerationBudget,
+    depth: int,
+) -> Any:
+    if depth > MAX_GENERATED_DEPTH or not budget.take():
+        return None
     if not isinstance(schema, Mapping):
         schema = {}
     kind = primary_schema_type(schema)
@@ -96,7 +114,7 @@ def generate_value_from_schema(
     if isinstance(enum, list):
         return enum_value(enum, variation, rng) if enum else None
     if kind == "string":
-        return keyword_string(name, schema, variation, rng)
+        return budget.text(keyword_string(name, schema, variation, rng))
     if kind == "integer":
         low = int_or(schema.get("minimum"), 1)
         high = int_or(schema.get("maximum"), 100)
@@ -126,18 +144,22 @@ def generate_value_from_schema(
         else:
             count = rng.randint(low, max(low, min(high, 3)))
         item_schema = items if isinstance(items, Mapping) else {}
-        return [
-            generate_value_from_schema(f"{name}_item", item_schema, "normal", rng)
-            for _ in range(max(count, 0))
-        ]
+        values: list[Any] = []
+        for _ in range(capped_count(count)):
+            if budget.left <= 0:
+                break
+            values.append(_value(f"{name}_item", item_schema, "normal", rng, budget, depth + 1))
+        return values
     if kind == "object":
         properties = schema.get("properties")
         if not isinstance(properties, Mapping):
             return {}
-        return {
-            str(key): generate_value_from_schema(str(key), sub, variation, rng)
-            for key, sub in properties.items()
-        }
+        fields: dict[str, Any] = {}
+        for key, sub in properties.items():
+            if budget.left <= 0:
+                break
+            fields[str(key)] = _value(str(key), sub, variation, rng, budget, depth + 1)
+        return fields
     return None
 
 

@@ -81,15 +81,22 @@ ANY: _AnyMatcher = _AnyMatcher()
 
 
 class Regex(Matcher):
-    """A string that matches ``pattern`` in full (``re.fullmatch``); non-strings never match."""
+    """A string that matches ``pattern`` in full (``re.fullmatch``); non-strings never match.
+
+    The pattern is the user's, so each match is time-bounded
+    (:data:`~toolscore.limits.REGEX_TIMEOUT_SECONDS`): a pattern that backtracks for longer
+    raises :class:`~toolscore.bounded_regex.PatternTimeoutError` naming it, instead of hanging.
+    """
 
     def __init__(self, pattern: str, flags: int = 0) -> None:
+        from toolscore.bounded_regex import bounded_pattern
+
         self.pattern = pattern
         self.flags = flags
-        self._compiled = re.compile(pattern, flags)
+        self._compiled = bounded_pattern(pattern, int(flags))
 
     def matches(self, value: object) -> bool:
-        return isinstance(value, str) and self._compiled.fullmatch(value) is not None
+        return isinstance(value, str) and self._compiled.fullmatch(value)
 
     def __repr__(self) -> str:
         if self.flags:
@@ -103,13 +110,17 @@ class SearchRegex(Matcher):
     A rule must not be dodged by a prefix or a second line, hence a search rather than a full
     match. Lists and tuples read as their items joined with spaces (``["rm", "-rf", "/"]``
     reads ``rm -rf /``), ``None`` never matches, anything else is matched as ``str(value)``.
+    Each search is time-bounded like :class:`Regex`'s; running out of time is an error, not
+    a "no match", so a rule cannot be dodged by a string that makes it backtrack.
     """
 
     def __init__(self, pattern: str) -> None:
+        from toolscore.bounded_regex import bounded_pattern
+
         if not isinstance(pattern, str):
             raise ValueError(f"$regex needs a pattern string, got {pattern!r}")
         self.pattern = pattern
-        self._compiled = re.compile(pattern)
+        self._compiled = bounded_pattern(pattern)
 
     def matches(self, value: object) -> bool:
         if value is None:
@@ -120,7 +131,7 @@ class SearchRegex(Matcher):
             text = value
         else:
             text = str(value)
-        return self._compiled.search(text) is not None
+        return self._compiled.search(text)
 
     def __repr__(self) -> str:
         return f"$regex({self.pattern!r})"

@@ -13,10 +13,13 @@ exactly as the reference does.
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from collections.abc import Mapping
 from typing import Any, TypeVar
+
+from toolscore.limits import capped_length
 
 _D = TypeVar("_D")
 
@@ -83,8 +86,11 @@ def primary_schema_type(schema: Mapping[str, Any]) -> str:
 
 
 def int_or(value: Any, default: _D) -> int | _D:
-    """A schema number as ``int`` (a float is truncated); ``default`` for anything else."""
+    """A schema number as ``int`` (a float is truncated); ``default`` for anything else,
+    infinities and NaN included (JSON's ``1e400`` reads as infinity)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return default
+    if isinstance(value, float) and not math.isfinite(value):
         return default
     return int(value)
 
@@ -130,18 +136,19 @@ def boolean_value(variation: str, rng: random.Random) -> bool:
 def keyword_string(name: str, schema: Mapping[str, Any], variation: str, rng: random.Random) -> str:
     """A string for parameter ``name``: a realistic one when its name holds a keyword of
     :data:`KEYWORD_VALUES`, else ``sample_<name>``; short at the boundary (``minLength``),
-    long at the edge (up to ten characters within ``maxLength``)."""
+    long at the edge (up to ten characters within ``maxLength``). A ``minLength`` above
+    :data:`~toolscore.limits.MAX_GENERATED_STRING` is not honoured (the string stops there)."""
     lowered = name.lower()
     for keyword, values in KEYWORD_VALUES:
         if keyword in lowered:
             if variation == "edge":
                 return values[0]
             if variation == "boundary":
-                min_len = int_or(schema.get("minLength"), 1)
+                min_len = capped_length(int_or(schema.get("minLength"), 1))
                 return "a" * min_len if min_len else "x"
             return rng.choice(values)
     if variation == "boundary":
-        return "x" * int_or(schema.get("minLength"), 1)
+        return "x" * capped_length(int_or(schema.get("minLength"), 1))
     if variation == "edge":
         return "a" * min(int_or(schema.get("maxLength"), 100), 10)
     return f"sample_{name}"

@@ -2,13 +2,18 @@
 
 Used only when the value we would normally send does not match the pattern. The result is
 deterministic (no randomness, so the seeded scenario values stay reproducible) and is checked
-with ``re.search`` before use; patterns we cannot handle give ``None``.
+with a time-bounded ``re.search`` before use; patterns we cannot handle give ``None``, and so
+do patterns whose shortest match is longer than :data:`~toolscore.limits.MAX_GENERATED_STRING`
+(``a{1000000000}``) or whose check runs out of time.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Any
+
+from toolscore.bounded_regex import UnsafePatternError, bounded_pattern
+from toolscore.limits import MAX_GENERATED_STRING, SCHEMA_PATTERN_TIMEOUT_SECONDS, capped_length
 
 try:  # Python 3.11+
     from re import _constants as _sre_constants  # type: ignore[attr-defined]
@@ -95,6 +100,7 @@ def _pick_from_set(items: list[tuple[Any, Any]]) -> str:
 
 def _render(parsed: Any, groups: dict[int, str]) -> str:
     out: list[str] = []
+    total = 0
     for op, value in parsed:
         if op is _C.LITERAL:
             out.append(chr(value))
@@ -115,11 +121,15 @@ def _render(parsed: Any, groups: dict[int, str]) -> str:
                 groups[group] = text
             out.append(text)
         elif op in (_C.MAX_REPEAT, _C.MIN_REPEAT, getattr(_C, "POSSESSIVE_REPEAT", None)):
-            low, high, sub = value
+            low, _high, sub = value
             count = low if low > 0 else 0
-            if count == 0 and high is not _C.MAXREPEAT and high > 0:
-                count = 0
-            out.append("".join(_render(sub, groups) for _ in range(count)))
+            piece = ""
+            if count:
+                # Rendering is deterministic: one rendering, repeated, is every repetition.
+                piece = _render(sub, groups)
+                if len(piece) * count > MAX_GENERATED_STRING:
+                    raise _Unsupported("the shortest match is too long")
+            out.append(piece * count)
         elif op is _C.AT or op in (_C.ASSERT, _C.ASSERT_NOT):
             continue
         elif op is _C.GROUPREF:
@@ -128,6 +138,9 @@ def _render(parsed: Any, groups: dict[int, str]) -> str:
             out.append(_render(value, groups))
         else:
             raise _Unsupported(str(op))
+        total += len(out[-1])  # every branch that gets here appended exactly one piece
+        if total > MAX_GENERATED_STRING:
+            raise _Unsupported("the shortest match is too long")
     return "".join(out)
 
 
@@ -136,16 +149,20 @@ def string_for_pattern(
 ) -> str | None:
     """A short string that ``re.search(pattern, s)`` accepts, within the length bounds, or None."""
     try:
-        compiled = re.compile(pattern)
+        compiled = bounded_pattern(pattern, 0, SCHEMA_PATTERN_TIMEOUT_SECONDS)
         text = _render(_sre_parse.parse(pattern), {})
     except (re.error, _Unsupported, RecursionError, TypeError, ValueError, IndexError):
         return None
+    min_length = capped_length(min_length)
     candidates = [text]
     if len(text) < min_length:
         candidates = [text + "a" * (min_length - len(text)), text + "1" * (min_length - len(text))]
     for candidate in candidates:
         if max_length is not None and len(candidate) > max_length:
             continue
-        if compiled.search(candidate):
-            return candidate
+        try:
+            if compiled.search(candidate):
+                return candidate
+        except UnsafePatternError:
+            return None
     return None

@@ -11,6 +11,11 @@ input, where the reference would send something the schema itself rules out:
   ``multipleOf``, ``minItems``/``maxItems``/``uniqueItems``, tuple ``prefixItems``;
 * hints: ``examples``, ``default``, ``e.g. 'X'`` in the description, ``format``, and values
   the server itself told us (a tool that lists allowed roots or valid values).
+
+Whatever the schema asks, a value stays within :mod:`toolscore.limits` (string length, item
+count, nesting, values in all): ``minItems: 100000000`` gives a short array that breaks the
+schema, the schema check rejects it cheaply, and the tool is reported as one we could not call
+with valid arguments. A server's ``pattern`` is matched with a time bound.
 """
 
 from __future__ import annotations
@@ -22,6 +27,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
+from toolscore.bounded_regex import UnsafePatternError, bounded_pattern
+from toolscore.limits import (
+    MAX_GENERATED_DEPTH,
+    MAX_GENERATED_ITEMS,
+    SCHEMA_PATTERN_TIMEOUT_SECONDS,
+    GenerationBudget,
+    capped_count,
+    capped_length,
+)
 from toolscore.schema_values import (
     FORMAT_VALUES,
     boolean_value,
@@ -60,7 +74,7 @@ SCHEMA_FORMAT_VALUES: dict[str, str] = {
 _NUMBER_EXAMPLE = re.compile(r"e\.g\.,?\s*(-?\d+(?:\.\d+)?)\b")
 _PATH_WORDS = ("path", "dir", "folder", "root")
 
-_MAX_DEPTH = 12
+_MAX_DEPTH = MAX_GENERATED_DEPTH
 
 
 @attrs.frozen
@@ -109,21 +123,30 @@ def effective_schema(
     return _effective(schema, root or {}, 0)
 
 
-def _effective(schema: Mapping[str, Any], root: Mapping[str, Any], depth: int) -> dict[str, Any]:
+def _effective(
+    schema: Mapping[str, Any],
+    root: Mapping[str, Any],
+    depth: int,
+    budget: GenerationBudget | None = None,
+) -> dict[str, Any]:
+    """The folding, bounded in depth and in work: ``allOf`` branches that each ``$ref`` an
+    ``allOf`` of several more would otherwise multiply at every level."""
+    if budget is None:
+        budget = GenerationBudget()
     result = dict(schema)
-    if depth > _MAX_DEPTH:
+    if depth > _MAX_DEPTH or not budget.take():
         return result
     ref = result.pop("$ref", None)
     if isinstance(ref, str):
         target = _resolve_pointer(root, ref)
         if target is not None:
-            result = {**_effective(target, root, depth + 1), **result}
+            result = {**_effective(target, root, depth + 1, budget), **result}
     all_of = result.pop("allOf", None)
     if isinstance(all_of, list):
         merged: dict[str, Any] = {}
         for branch in all_of:
             if isinstance(branch, Mapping):
-                merged.update(_effective(branch, root, depth + 1))
+                merged.update(_effective(branch, root, depth + 1, budget))
         result = {**merged, **result}
     if "type" not in result and "enum" not in result and "const" not in result:
         for key in ("anyOf", "oneOf"):
@@ -133,7 +156,7 @@ def _effective(schema: Mapping[str, Any], root: Mapping[str, Any], depth: int) -
                     (b for b in branches if isinstance(b, Mapping) and not _is_null_branch(b)), None
                 )
                 if chosen is not None:
-                    folded = _effective(chosen, root, depth + 1)
+                    folded = _effective(chosen, root, depth + 1, budget)
                     result = {**folded, **{k: v for k, v in result.items() if k != key}}
                     break
     return result
@@ -156,11 +179,20 @@ def generate_value_from_schema(
 
 
 def _generate(
-    name: str, raw_schema: Any, variation: str, rng: random.Random, ctx: ValueContext, depth: int
+    name: str,
+    raw_schema: Any,
+    variation: str,
+    rng: random.Random,
+    ctx: ValueContext,
+    depth: int,
+    budget: GenerationBudget | None = None,
 ) -> Any:
-    schema = _effective(raw_schema if isinstance(raw_schema, Mapping) else {}, ctx.root, 0)
-    if depth > _MAX_DEPTH:
+    """One value; ``budget`` is shared by the levels of one value (a new one at the top)."""
+    if budget is None:
+        budget = GenerationBudget()
+    if depth > _MAX_DEPTH or not budget.take():
         return None
+    schema = _effective(raw_schema if isinstance(raw_schema, Mapping) else {}, ctx.root, 0)
     if "const" in schema:
         return schema["const"]
     kind = primary_schema_type(schema)
@@ -175,7 +207,7 @@ def _generate(
         return enum_value(enum, variation, rng)
 
     if kind == "string":
-        return _string(name, schema, variation, rng)
+        return budget.text(_string(name, schema, variation, rng))
     if kind == "integer":
         return _integer(schema, variation, rng)
     if kind == "number":
@@ -183,15 +215,17 @@ def _generate(
     if kind == "boolean":
         return boolean_value(variation, rng)
     if kind == "array":
-        return _array(name, schema, variation, rng, ctx, depth)
+        return _array(name, schema, variation, rng, ctx, depth, budget)
     if kind == "object":
         properties = schema.get("properties")
         if not isinstance(properties, Mapping):
             return {}
-        return {
-            key: _generate(key, value, variation, rng, ctx, depth + 1)
-            for key, value in properties.items()
-        }
+        fields: dict[str, Any] = {}
+        for key, value in properties.items():
+            if budget.left <= 0:
+                break
+            fields[key] = _generate(key, value, variation, rng, ctx, depth + 1, budget)
+        return fields
     return None
 
 
@@ -226,7 +260,7 @@ def _hinted_value(
 
 def _string(name: str, schema: Mapping[str, Any], variation: str, rng: random.Random) -> str:
     value = keyword_string(name, schema, variation, rng)
-    min_length = int_or(schema.get("minLength"), 0)
+    min_length = capped_length(int_or(schema.get("minLength"), 0))
     max_length = int_or(schema.get("maxLength"), None)
     return _fit_string(value, schema, min_length, max_length)
 
@@ -242,9 +276,12 @@ def _fit_string(
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
         try:
-            matches = re.search(pattern, value) is not None
+            timeout = SCHEMA_PATTERN_TIMEOUT_SECONDS
+            matches = bounded_pattern(pattern, 0, timeout).search(value)
         except re.error:
             return value
+        except UnsafePatternError:
+            matches = False  # a pattern that backtracks this long: try to build a match
         if not matches:
             generated = string_for_pattern(pattern, min_length=min_length, max_length=max_length)
             if generated is not None:
@@ -255,6 +292,8 @@ def _fit_string(
 def _num_or(value: Any, default: float | None) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return default
+    if isinstance(value, float) and not math.isfinite(value):
+        return default  # JSON's 1e400 reads as infinity: no usable bound
     return value
 
 
@@ -336,6 +375,7 @@ def _array(
     rng: random.Random,
     ctx: ValueContext,
     depth: int,
+    budget: GenerationBudget,
 ) -> list[Any]:
     prefix = schema.get("prefixItems")
     items = schema.get("items", {})
@@ -351,12 +391,16 @@ def _array(
         count = rng.randint(min_items, max(min_items, min(max_items, 3)))
     values: list[Any] = []
     if isinstance(prefix, list):
-        values = [_generate(f"{name}_item", item, "normal", rng, ctx, depth + 1) for item in prefix]
+        for item in prefix[:MAX_GENERATED_ITEMS]:
+            if budget.left <= 0:
+                break
+            values.append(_generate(f"{name}_item", item, "normal", rng, ctx, depth + 1, budget))
         count = max(count - len(values), 0) if items is not False else 0
     item_schema = items if isinstance(items, Mapping) else {}
-    values.extend(
-        _generate(f"{name}_item", item_schema, "normal", rng, ctx, depth + 1) for _ in range(count)
-    )
+    for _ in range(capped_count(count)):
+        if budget.left <= 0:
+            break
+        values.append(_generate(f"{name}_item", item_schema, "normal", rng, ctx, depth + 1, budget))
     if schema.get("uniqueItems") is True:
         values = _unique(values)
     return values

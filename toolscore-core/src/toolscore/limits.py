@@ -1,0 +1,92 @@
+"""The size, depth and time bounds on work that a user's file can ask for.
+
+Why one module: a schema (``toolscore generate``, ``toolscore mcp test``) or a gold file can
+ask for far more than anyone means. ``{"minItems": 100000000}``, ``{"minLength": 1e9}``, a
+``pattern`` of ``a{1000000000}``, a ``$ref`` that points back at itself or a ``$regex`` such
+as ``(a|aa)+$`` would each take gigabytes or hours if taken at their word. Every generator
+and matcher reads its bound here, so the numbers are named once and documented once.
+
+The bounds sit far above what a real schema or gold file uses, so ordinary values (and the
+reference product's numbers, SPEC §6.3) are untouched. A value cut short by a bound may
+break the schema that asked for more: the generators do not try again, and the schema check
+that follows (cheap: a length comparison) reports it, so the tool is shown as not callable
+with valid arguments instead of hanging the run.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "MAX_GENERATED_CHARS",
+    "MAX_GENERATED_DEPTH",
+    "MAX_GENERATED_ITEMS",
+    "MAX_GENERATED_NODES",
+    "MAX_GENERATED_STRING",
+    "MAX_PATTERN_EXPANSION",
+    "REGEX_TIMEOUT_SECONDS",
+    "SCHEMA_PATTERN_TIMEOUT_SECONDS",
+    "GenerationBudget",
+    "capped_count",
+    "capped_length",
+]
+
+#: Characters in one generated string (``minLength``, repeats in a ``pattern``).
+MAX_GENERATED_STRING = 10_000
+#: Items in one generated array (``minItems``).
+MAX_GENERATED_ITEMS = 100
+#: Nesting of generated arrays and objects (deep schemas, recursive ``$ref``).
+MAX_GENERATED_DEPTH = 12
+#: Values (strings, numbers, items, properties) in one generated argument, all levels
+#: together: arrays of arrays of ``minItems: 100`` would otherwise multiply to billions.
+MAX_GENERATED_NODES = 10_000
+#: Characters in all the strings of one generated argument together.
+MAX_GENERATED_CHARS = 100_000
+
+#: Items a user's pattern may spell out once its minimum repeats are expanded: the ``regex``
+#: engine compiles ``a{1000000000}`` into a billion items (minutes), so larger is refused.
+MAX_PATTERN_EXPANSION = 100_000
+#: Seconds one match of a user's pattern may take (gold ``$regex``, forbidden-call rules,
+#: a gold schema's ``pattern``). Longer is an error that names the pattern.
+REGEX_TIMEOUT_SECONDS = 1.0
+#: Seconds one match of an MCP server's schema ``pattern`` may take while values are made
+#: up for it; longer counts as "does not match" (the server's pattern is unusable).
+SCHEMA_PATTERN_TIMEOUT_SECONDS = 0.1
+
+
+def capped_length(length: int) -> int:
+    """``length`` (a string length a schema asks for) within ``0..MAX_GENERATED_STRING``."""
+    return max(0, min(length, MAX_GENERATED_STRING))
+
+
+def capped_count(count: int) -> int:
+    """``count`` (an item count a schema asks for) within ``0..MAX_GENERATED_ITEMS``."""
+    return max(0, min(count, MAX_GENERATED_ITEMS))
+
+
+class GenerationBudget:
+    """How many more values and characters one generated argument may hold
+    (:data:`MAX_GENERATED_NODES`, :data:`MAX_GENERATED_CHARS`).
+
+    One budget is shared by every level of one value, so the total stays bounded however
+    arrays and objects nest. Generators call :meth:`take` once per value they make and make
+    no more once it returns False, and pass every string they make through :meth:`text`.
+    """
+
+    __slots__ = ("chars_left", "left")
+
+    def __init__(self, nodes: int = MAX_GENERATED_NODES, chars: int = MAX_GENERATED_CHARS) -> None:
+        self.left = nodes
+        self.chars_left = chars
+
+    def text(self, value: str) -> str:
+        """``value``, cut to the characters left; what it keeps is spent."""
+        if len(value) > self.chars_left:
+            value = value[: max(self.chars_left, 0)]
+        self.chars_left -= len(value)
+        return value
+
+    def take(self) -> bool:
+        """Spend one value; False when the budget is already spent."""
+        if self.left <= 0:
+            return False
+        self.left -= 1
+        return True
