@@ -56,8 +56,10 @@ def collect_value_providers(pm: Any) -> tuple[list[ValueProviderSpec], list[str]
 def _validator(schema: Mapping[str, Any]) -> Any:
     from jsonschema.validators import validator_for
 
+    from toolscore_mcp.bounded_schema import bounded_validator_class
+
     try:
-        cls = validator_for(schema)
+        cls = bounded_validator_class(validator_for(schema))
         cls.check_schema(dict(schema))
         return cls(schema, format_checker=cls.FORMAT_CHECKER)
     except Exception:
