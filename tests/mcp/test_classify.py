@@ -99,3 +99,45 @@ def test_arguments_that_conflict_blame_our_input(text: str) -> None:
     evidence = {"head": "generated", "tail": "generated", "id": "harvested"}
     verdict = classify_failure(text, evidence, blamed="head", blamed_by_name_only=True)
     assert verdict.category == "rejected-input"
+
+
+def test_a_message_quoting_our_value_blames_that_argument() -> None:
+    tool = MCPToolDef(
+        name="format_cells",
+        input_schema={"type": "object", "properties": {"path": {"type": "string"}}},
+    )
+    scenario = Scenario(
+        "format_cells",
+        {"path": "/tmp/box/notes.txt"},
+        "happy",
+        "happy path #1",
+        evidence={"path": "meaning"},
+    )
+    text = "Path '/tmp/box/notes.txt' must point to an Excel file (.xlsx)."
+    result = MCPToolResult(content=[{"type": "text", "text": text}], is_error=True, duration=0.0)
+    judged = judge_result(tool, scenario, result)
+    assert (judged.verdict, judged.category, judged.argument) == (
+        "inconclusive",
+        "rejected-input",
+        "path",
+    )
+
+
+def test_naming_a_parameter_we_left_out_asks_for_it() -> None:
+    tool = MCPToolDef(
+        name="make_table",
+        input_schema={
+            "type": "object",
+            "properties": {"sheet": {"type": "string"}, "range": {"type": "string"}},
+        },
+    )
+    scenario = Scenario(
+        "make_table", {"sheet": "Sheet1"}, "happy", "happy path #1", evidence={"sheet": "meaning"}
+    )
+    result = MCPToolResult(
+        content=[{"type": "text", "text": "Give `range` to create a table."}],
+        is_error=True,
+        duration=0.0,
+    )
+    judged = judge_result(tool, scenario, result)
+    assert (judged.category, judged.argument) == ("rejected-input", "range")

@@ -87,7 +87,8 @@ _STATE = re.compile(
 )
 _BLAMES_INPUT = re.compile(
     r"only [\w ]{1,40} (?:are|is) (?:allowed|supported|accepted|permitted)|"
-    r"validation error|invalid|must be|must match|should be|\bexpected\b|is not (?:a )?valid"
+    r"validation error|invalid|must (?:be|match|point|refer|contain|have|start|end|include"
+    r"|use|specify|name)\b|should be|\bexpected\b|is not (?:a )?valid"
     r"|not one of|does not match|is required|required (?:property|field|argument|parameter)"
     r"|missing (?:required )?(?:argument|parameter|field|property)|unrecognized"
     r"|unknown (?:argument|parameter|field|property|key|value|option)|out of range"

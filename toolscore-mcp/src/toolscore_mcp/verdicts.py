@@ -190,25 +190,30 @@ def _mentioned_argument(text: str, arguments: Mapping[str, Any]) -> tuple[str | 
     by a value we sent in it; and whether only its name was mentioned (a message may name a
     parameter without objecting to it: "station index is corrupted")."""
     lowered = text.lower()
-    for name in arguments:
-        if _names_word(lowered, name):
-            return name, True
+    named = next((name for name in arguments if _names_word(lowered, name)), None)
+    if named is not None:
+        return named, not _quotes_value(text, arguments.get(named))
     for name, value in arguments.items():
         if any(
             len(key) >= 3 and _names_word(lowered, key) for key in _strings_in(value, keys=True)
         ):
             return name, False
     for name, value in arguments.items():
-        for text_value in _strings_in(value):
-            if len(text_value) >= 3 and text_value.lower() in lowered:
-                return name, False
-        if (
-            isinstance(value, (int, float))
-            and not isinstance(value, bool)
-            and re.search(rf"(?<![\w.]){re.escape(str(value))}(?![\w.])", text)
-        ):
+        if _quotes_value(text, value):
             return name, False
     return None, False
+
+
+def _quotes_value(text: str, value: Any) -> bool:
+    """Does the message repeat a value we sent (a string of 3+ characters, or a number)?"""
+    lowered = text.lower()
+    if any(len(s) >= 3 and s.lower() in lowered for s in _strings_in(value)):
+        return True
+    return (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and re.search(rf"(?<![\w.]){re.escape(str(value))}(?![\w.])", text) is not None
+    )
 
 
 def judge_result(
@@ -288,6 +293,8 @@ def _judge_failure(
         blamed, by_name_only = own[0], False
     else:
         blamed, by_name_only = _mentioned_argument(full_text, {**known, **scenario.arguments})
+        # Naming a parameter we left out asks for it ("Give `range` to create a table").
+        by_name_only = by_name_only and blamed in scenario.arguments
     evidence = {name: scenario.evidence.get(name, "generated") for name in scenario.arguments}
     verdict_class = classify_failure(
         full_text,
