@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -288,3 +289,15 @@ def test_import_toolscore_and_help_do_not_import_the_sdk() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"
     assert "Test, lint, and score MCP servers." in done.stdout
+
+
+def test_verbose_explains_each_failed_happy_path_try_by_try(tmp_path: Path) -> None:
+    report = tmp_path / "card.md"
+    done = run_cli(
+        "mcp", "test", "-v", "--report", "md", "-o", str(report),
+        "--", *server_cmd("broken_server.py", "--mode=refuser"),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert report.is_file()
+    assert "Happy paths that failed or were inconclusive" in done.stdout
+    assert re.search(r'try 1: \{.*"unit": "celsius"\} -> fail: Invalid unit', done.stdout)

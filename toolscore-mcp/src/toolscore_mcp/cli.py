@@ -424,6 +424,12 @@ def _write_sarif(path: Path, issues: Sequence[Any], server_name: str, artifact: 
     is_flag=True,
     help="Do not create the run's sandbox (files, git repository, database, loopback web server).",
 )
+@click.option(
+    "-v",
+    "--verbose",
+    is_flag=True,
+    help="Explain each failed or inconclusive happy path try by try (also with --report).",
+)
 @click.pass_context
 def test_command(
     ctx: click.Context,
@@ -441,14 +447,16 @@ def test_command(
     save_scenarios: Path | None,
     recorded: Path | None,
     no_sandbox: bool,
+    verbose: bool,
     timeout: float,
     **server: Any,
 ) -> None:
     """Run the full scorecard against an MCP server.
 
-    Every run gets a fresh sandbox: {sandbox} in the command, its env or a config file is a
-    temporary folder with text, JSON, CSV, xlsx and PNG files, a git repository and a SQLite
-    database, and {sandbox_url} a web server on 127.0.0.1. Nothing is written outside it.
+    Every run gets a fresh sandbox, built when first needed: {sandbox} in the command, its
+    env or a config file is a temporary folder with text, JSON, CSV, xlsx and PNG files, a git
+    repository and a SQLite database, and {sandbox_url} a web server on 127.0.0.1. Nothing is
+    written outside it.
 
     COMMAND is the server's launch command as one quoted string ("python server.py"), or
     several words after --; a URL (or --url) for a remote server; or --config.
@@ -487,7 +495,15 @@ def test_command(
             _fail(str(exc), 2)
     if save_scenarios is not None:
         _save_scenarios(card, save_scenarios)
-    _finish(card, report=report, output=output, fail_under=fail_under, ci=ci, strict=strict)
+    _finish(
+        card,
+        report=report,
+        output=output,
+        fail_under=fail_under,
+        ci=ci,
+        strict=strict,
+        verbose=verbose,
+    )
 
 
 def _save_scenarios(card: Any, path: Path) -> None:
@@ -535,6 +551,7 @@ def _finish(
     fail_under: str | None,
     ci: bool,
     strict: bool = False,
+    verbose: bool = False,
 ) -> None:
     """Write the report, print the scorecard, and apply the gates."""
     from rich.text import Text
@@ -554,8 +571,8 @@ def _finish(
             )
         )
         wrote = True
-    if ci or not wrote:
-        print_scorecard(card, console)
+    if ci or verbose or not wrote:
+        print_scorecard(card, console, verbose=verbose)
     if ci:
         summary = os.environ.get("GITHUB_STEP_SUMMARY")
         if summary:
