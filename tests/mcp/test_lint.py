@@ -210,7 +210,7 @@ def test_rules_are_listed_under_the_plugins_that_register_them(
     assert set(owners) == {"no-todo-plugin", "toolscore_mcp"}
 
 
-def test_plugins_list_shows_the_mcp_lint_rules() -> None:
+def test_plugins_list_shows_the_mcp_lint_rules_and_value_providers() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "toolscore", "plugins", "list", "--json"],
         capture_output=True,
@@ -222,6 +222,8 @@ def test_plugins_list_shows_the_mcp_lint_rules() -> None:
     rules = records["toolscore_mcp"]["provides"]["mcp_lint_rules"]
     assert "tool-poisoning" in rules
     assert rules == sorted(rules)
+    providers = records["toolscore_mcp"]["provides"]["mcp_value_providers"]
+    assert {"schema", "description", "meaning", "harvested", "generated"} <= set(providers)
 
 
 def test_a_broken_rule_plugin_does_not_stop_lint(

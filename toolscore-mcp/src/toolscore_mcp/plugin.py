@@ -30,13 +30,23 @@ def toolscore_add_hookspecs(plugin_manager: Any) -> None:
 
 @hookimpl
 def toolscore_describe_provided(plugin_manager: Any) -> dict[str, dict[str, list[str]]]:
-    """List lint rules under the plugins that register them (``toolscore plugins list``)."""
-    from toolscore_mcp.lint import lint_rules_by_plugin
+    """List lint rules and value providers under the plugins that register them
+    (``toolscore plugins list``), toolscore-mcp's own under ``toolscore_mcp``."""
+    from toolscore_mcp.lint import ensure_mcp_hooks, lint_rules_by_plugin
+    from toolscore_mcp.providers import ValueProviderSpec
+    from toolscore_mcp.registry import gather_specs
 
-    return {
-        plugin: {"mcp_lint_rules": rules}
-        for plugin, rules in lint_rules_by_plugin(plugin_manager).items()
-    }
+    described: dict[str, dict[str, list[str]]] = {}
+    for plugin, rules in lint_rules_by_plugin(plugin_manager).items():
+        described.setdefault(plugin, {})["mcp_lint_rules"] = rules
+    ensure_mcp_hooks(plugin_manager)
+    _, owners, _ = gather_specs(
+        plugin_manager, "toolscore_mcp_register_value_providers", ValueProviderSpec, "provider"
+    )
+    for provider, plugin in owners.items():
+        owner = "toolscore_mcp" if plugin.startswith("toolscore_mcp.") else plugin
+        described.setdefault(owner, {}).setdefault("mcp_value_providers", []).append(provider)
+    return described
 
 
 @hookimpl

@@ -31,7 +31,7 @@ Install it next to toolscore-mcp and it is used on every run; the entry point li
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import toolscore
@@ -54,7 +54,6 @@ __all__ = [
     "finance_kind",
     "fits",
     "isin_is_valid",
-    "toolscore_describe_provided",
     "toolscore_mcp_register_value_providers",
 ]
 
@@ -335,22 +334,3 @@ def _specs() -> list[ValueProviderSpec]:
 def toolscore_mcp_register_value_providers() -> list[ValueProviderSpec]:
     """Register the ``finance`` value provider."""
     return _specs()
-
-
-@toolscore.hookimpl
-def toolscore_describe_provided(plugin_manager: Any) -> dict[str, dict[str, list[str]]]:
-    """Show the provider in ``toolscore plugins list`` (``mcp_value_providers: finance``)."""
-    caller = getattr(plugin_manager.hook, "toolscore_mcp_register_value_providers", None)
-    if caller is None:
-        return {}
-    names = [spec.name for spec in _specs()]
-    return {
-        impl.plugin_name: {"mcp_value_providers": names} for impl in _impls(caller.get_hookimpls())
-    }
-
-
-def _impls(impls: Iterable[Any]) -> Iterator[Any]:
-    """This module's own implementation (under whatever name it was registered)."""
-    for impl in impls:
-        if getattr(impl.function, "__module__", None) == __name__:
-            yield impl
