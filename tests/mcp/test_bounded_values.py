@@ -42,9 +42,9 @@ def test_mcp_test_on_absurd_schemas_finishes_small_and_reports_the_tools_as_not_
 ) -> None:
     report = tmp_path / "card.json"
     command = " ".join(server_cmd("huge_schema_server.py"))
+    argv = [sys.executable, str(CLI_SCRIPT), "mcp", "test", command]
     done = subprocess.run(
-        [sys.executable, str(CLI_SCRIPT), "mcp", "test", command, "--report", "json"]
-        + ["-o", str(report)],
+        [*argv, "--report", "json", "-o", str(report)],
         capture_output=True,
         text=True,
         timeout=TIMEOUT,
