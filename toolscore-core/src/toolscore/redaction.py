@@ -166,9 +166,9 @@ REDACTION_PATTERNS: tuple[_Rule, ...] = (
         "jwt",
         _START + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*",
     ),
-    _Rule(
+    _Rule(  # tried only where a run of scheme characters starts: linear in the text's length
         "url_password",
-        r"[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@\"']+:(?P<secret>[^/\s@\"']+)@",
+        r"(?<![A-Za-z0-9+.-])[0-9+.-]*[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@\"']+:(?P<secret>[^/\s@\"']+)@",
         show_preview=False,
     ),
     _Rule(
@@ -195,6 +195,7 @@ REDACTION_PATTERNS: tuple[_Rule, ...] = (
         "secret_assignment",
         "(?i)"
         + _START
+        + r"(?<![_.-])"  # where a key can start, not inside one: linear on '----...'
         + _SECRET_KEY
         + r"\s*=\s*(?:[\"'](?P<secret>[^\"'\n]+)[\"']|(?P<bare>[^\s&;,\"'<>()\[\]{}][^\s&;,\"'<>)\]}]*))",
         show_preview=False,
