@@ -28,8 +28,10 @@ __all__ = [
     "InputFileNotFoundError",
     "InvalidJSONError",
     "detect_trace_format",
+    "extract_calls",
     "load_gold_standard",
     "load_trace",
+    "read_document",
     "read_json",
     "resolve_format",
 ]
@@ -268,8 +270,31 @@ def load_trace(
         document no extractor recognises or several claim equally, or a malformed document.
     :raises MissingPluginError: the format belongs to a distribution that is not installed.
     """
-    name = str(path)
-    data, lines = _read_document(path, "Trace file")
+    data, lines = read_document(path, what="Trace file")
+    return extract_calls(data, format, plugin_manager=plugin_manager, source=str(path), lines=lines)
+
+
+def read_document(path: StrPath, *, what: str = "File") -> tuple[Any, list[int] | None]:
+    """:func:`read_json`, plus the line of each item for JSON Lines (``None`` for JSON).
+
+    For a caller that looks at the document and then extracts its calls
+    (``toolscore validate``): one parse instead of two, so a large trace is decoded once and
+    held in memory once.
+    """
+    return _read_document(path, what)
+
+
+def extract_calls(
+    data: Any,
+    format: str = "auto",
+    *,
+    plugin_manager: ToolscorePluginManager | None = None,
+    source: str = "<trace>",
+    lines: list[int] | None = None,
+) -> list[ToolCall]:
+    """The calls of an already decoded trace document, as :func:`load_trace` reads them;
+    ``source`` and ``lines`` (from :func:`read_document`) place errors in the file."""
+    name = source
     if plugin_manager is None:
         from toolscore.plugins import get_plugin_manager
 

@@ -20,6 +20,28 @@ def printable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+#: Characters of the first call's arguments that are printed. A 10 MB argument printed whole
+#: was wrapped by rich in time quadratic in the line's length (32 s); the rest is counted.
+SHOWN_ARGS = 10_000
+#: Characters past the cut that are redacted with it, so a credential that starts before the
+#: cut is recognised whole (a PEM block cut short is hidden to its end anyway).
+_REDACTION_MARGIN = 2_000
+
+
+def _cut(text: str) -> str:
+    """``text``, or its first :data:`SHOWN_ARGS` characters redacted and a count of the rest.
+
+    Redaction comes before the cut (a key cut in half would no longer be recognised), and only
+    of the part shown plus a margin, so printing stays linear in the argument's size.
+    """
+    if len(text) <= SHOWN_ARGS + _REDACTION_MARGIN:
+        return text
+    from toolscore.redaction import redact
+
+    shown_part = redact(text[: SHOWN_ARGS + _REDACTION_MARGIN])[:SHOWN_ARGS]
+    return f"{shown_part}... ({len(text) - SHOWN_ARGS} more characters)"
+
+
 @click.command(name="validate")
 @click.argument("trace_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(
@@ -42,23 +64,25 @@ def command(ctx: click.Context, trace_file: Path, trace_format: str) -> None:
     from toolscore.cli import plugin_manager_for
     from toolscore.cli.output import stdout_console
     from toolscore.input_checks import argument_problems
-    from toolscore.loading import load_trace, read_json
+    from toolscore.loading import extract_calls, read_document
     from toolscore.terminal_text import shown
 
     pm = plugin_manager_for(ctx)
     try:
-        data = read_json(trace_file)
+        data, item_lines = read_document(trace_file, what="Trace file")  # parsed once, held once
         detected = trace_format
         if trace_format == "auto":
             detected = pm.detect_format(data) or "unknown"
-        calls = load_trace(trace_file, format=trace_format, plugin_manager=pm)
+        calls = extract_calls(
+            data, trace_format, plugin_manager=pm, source=str(trace_file), lines=item_lines
+        )
     except Exception as exc:
         fail(printable(f"Invalid trace file: {exc}"), ExitCode.ERROR)
     # Everything is rendered before the first line is printed: no "OK" followed by a crash.
     lines = [f"Format: {detected}", f"Total calls: {len(calls)}"]
     if calls:
         lines.append(f"First tool: {calls[0].tool}")
-        lines.append(f"First args: {dict(calls[0].actual_args)!r}")
+        lines.append(f"First args: {_cut(repr(dict(calls[0].actual_args)))}")
     warnings = [f"Warning: {line}" for line in argument_problems(calls)]
     if not calls and data:
         warnings.append(
