@@ -425,6 +425,14 @@ def _write_sarif(path: Path, issues: Sequence[Any], server_name: str, artifact: 
     help="Do not create the run's sandbox (files, git repository, database, loopback web server).",
 )
 @click.option(
+    "--client",
+    type=click.Choice(["auto", "sdk"]),
+    default="auto",
+    show_default=True,
+    help="MCP client: auto uses a small built-in client for stdio servers (no SDK import) and "
+    "the official SDK for HTTP and SSE; sdk uses the SDK for every server.",
+)
+@click.option(
     "-v",
     "--verbose",
     is_flag=True,
@@ -447,6 +455,7 @@ def test_command(
     save_scenarios: Path | None,
     recorded: Path | None,
     no_sandbox: bool,
+    client: str,
     verbose: bool,
     timeout: float,
     **server: Any,
@@ -483,6 +492,7 @@ def test_command(
             concurrency=concurrency,
             startup_timeout=startup_timeout,
             sandbox=not no_sandbox,
+            client=client,
             scenarios=str(scenarios_file) if scenarios_file else None,
             recorded=str(recorded) if recorded else None,
             progress=progress,
@@ -672,9 +682,7 @@ def demo_command(ctx: click.Context) -> None:
     target = ServerTarget(command=(sys.executable, str(Path(sample_server.__file__).resolve())))
     try:
         card = run_sync(
-            lambda: grade_server(
-                target, TestOptions(timeout=30.0, client="lite"), pm=_plugin_manager(ctx)
-            )
+            lambda: grade_server(target, TestOptions(timeout=30.0), pm=_plugin_manager(ctx))
         )
     except MCPError as exc:
         _fail(f"Failed to run the demo server: {exc}")

@@ -243,6 +243,22 @@ class ConnectionBase:
                 tools.append(MCPToolDef.from_wire(entry))
         return tools
 
+    async def list_tools(self) -> list[MCPToolDef]:
+        """Every tool, following ``nextCursor``; non-object entries are skipped."""
+        tools: list[MCPToolDef] = []
+        cursor: Any = None
+        seen: set[str] = set()
+        for _ in range(_MAX_PAGES):
+            result = await self.request("tools/list", {"cursor": cursor} if cursor else None)
+            tools.extend(self._tools_from(result))
+            cursor = result.get("nextCursor")
+            if not cursor:
+                return tools
+            if not isinstance(cursor, str) or cursor in seen:
+                raise MCPError(f"tools/list returned a repeated or invalid cursor {cursor!r}.")
+            seen.add(cursor)
+        raise MCPError(f"tools/list returned more than {_MAX_PAGES} pages.")
+
     async def call_tool(
         self, name: str, arguments: Mapping[str, Any], timeout: float | None = None
     ) -> MCPToolResult:
@@ -565,22 +581,6 @@ class MCPConnection(ConnectionBase):
                 self._inflight.discard(scope)
         # Only reached when _end_requests cancelled the scope: the connection ended first.
         raise self._closed_error(method)
-
-    async def list_tools(self) -> list[MCPToolDef]:
-        """Every tool, following ``nextCursor``; non-object entries are skipped."""
-        tools: list[MCPToolDef] = []
-        cursor: Any = None
-        seen: set[str] = set()
-        for _ in range(_MAX_PAGES):
-            result = await self.request("tools/list", {"cursor": cursor} if cursor else None)
-            tools.extend(self._tools_from(result))
-            cursor = result.get("nextCursor")
-            if not cursor:
-                return tools
-            if not isinstance(cursor, str) or cursor in seen:
-                raise MCPError(f"tools/list returned a repeated or invalid cursor {cursor!r}.")
-            seen.add(cursor)
-        raise MCPError(f"tools/list returned more than {_MAX_PAGES} pages.")
 
 
 def _child_pids() -> set[int]:

@@ -52,9 +52,9 @@ class TestOptions:
     concurrency: int = DEFAULT_CONCURRENCY
     #: Call tools that list valid values/roots first, and use what they say.
     discover: bool = True
-    #: ``sdk`` (the official SDK's ClientSession) or ``lite`` (the small stdio client the
-    #: demo uses, see :mod:`toolscore_mcp.lite_client`).
-    client: str = "sdk"
+    #: ``auto`` (the small client for stdio servers, the SDK for HTTP and SSE), ``sdk`` (the
+    #: official SDK's ClientSession always) or ``lite`` (see :mod:`toolscore_mcp.lite_client`).
+    client: str = "auto"
     #: Seconds the server may take to start and answer ``initialize``.
     startup_timeout: float = DEFAULT_STARTUP_TIMEOUT
     #: Give the run a sandbox (files, a git repository, a database, a loopback web server)
@@ -85,9 +85,22 @@ async def query_server(
 ) -> tuple[ServerDetails, list[MCPToolDef]]:
     """Handshake and ``tools/list``; raises :class:`MCPError` with a one-line message."""
     quiet_sdk_logging()
-    async with MCPConnection(target, timeout, startup_timeout=startup_timeout) as connection:
+    async with _connection(target, timeout, startup_timeout, "auto") as connection:
         tools = await connection.list_tools()
         return connection.details, tools
+
+
+def _connection(
+    target: ServerTarget, timeout: float, startup_timeout: float, client: str
+) -> MCPConnection:
+    """A connection (not yet opened) to ``target`` with the chosen client: the small stdio
+    client for stdio servers unless ``client`` is ``sdk``; the SDK for HTTP and SSE."""
+    if client != "sdk" and target.transport == "stdio":
+        from toolscore_mcp.lite_client import LiteConnection
+
+        lite = LiteConnection(target, timeout, startup_timeout=startup_timeout)
+        return cast(MCPConnection, lite)  # the same interface, duck-typed
+    return MCPConnection(target, timeout, startup_timeout=startup_timeout)
 
 
 def _required(tool: MCPToolDef) -> list[Any]:
@@ -196,17 +209,8 @@ async def grade_server(
         target = _in_sandbox(target, sandbox)
 
     async def opener() -> MCPConnection:
-        if options.client == "lite" and target.transport == "stdio":
-            from toolscore_mcp.lite_client import LiteConnection
-
-            lite = await LiteConnection(
-                target, options.timeout, startup_timeout=options.startup_timeout
-            ).__aenter__()
-            return cast(MCPConnection, lite)  # the same interface, duck-typed
-        connection: MCPConnection = await MCPConnection(
-            target, options.timeout, startup_timeout=options.startup_timeout
-        ).__aenter__()
-        return connection
+        connection = _connection(target, options.timeout, options.startup_timeout, options.client)
+        return await connection.__aenter__()
 
     # Verdicts validate against schemas; importing jsonschema now keeps that import from
     # stalling the event loop (and inflating latencies) in the middle of the run.

@@ -1,9 +1,12 @@
-"""A small stdio JSON-RPC client for the bundled demo server, without the SDK.
+"""A small stdio MCP client without the SDK: what ``mcp test`` uses for stdio servers.
 
-Importing the official SDK's client costs about a second (its protocol models are built at
-import), more than ``toolscore demo`` may take end to end. The demo talks to a server we ship
-and know, so it uses this client, which has the same interface as
-:class:`toolscore_mcp.client.MCPConnection`; ``toolscore mcp test`` always uses the SDK.
+Importing the official SDK's client costs more than a second (its protocol models, for every
+protocol version, are built at import), often more than the whole test of a small server.
+Over stdio the protocol ``mcp test`` needs is small (``initialize``, ``tools/list`` with
+pagination, ``tools/call``, ``ping``, answering the server's ``roots/list`` and ``ping``), so
+this client speaks it directly, with the same interface as
+:class:`toolscore_mcp.client.MCPConnection`. HTTP and SSE servers, and ``--client sdk``, use
+the SDK.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import attrs
 
 from toolscore_mcp.client import DEFAULT_STARTUP_TIMEOUT, ConnectionBase, ServerTarget, _version
 from toolscore_mcp.errors import MCPConnectionClosed, MCPError, MCPProtocolError, MCPTimeoutError
-from toolscore_mcp.model import MCPToolDef, ServerDetails
+from toolscore_mcp.model import ServerDetails
 from toolscore_mcp.stderr_ring import StderrRing
 
 __all__ = ["LiteConnection"]
@@ -95,8 +98,9 @@ class LiteConnection(ConnectionBase):
         import anyio
 
         limit = self.startup_timeout
-        # Roots are declared only when there are some: the demo server asks for none.
-        capabilities = {"roots": {"listChanged": False}} if self.target.roots else {}
+        # Declared even with no roots, as the SDK client does: servers offer some tools only
+        # to clients that support roots.
+        capabilities = {"roots": {"listChanged": False}}
         params = {
             "protocolVersion": PROTOCOL_VERSION,
             "capabilities": capabilities,
@@ -189,9 +193,10 @@ class LiteConnection(ConnectionBase):
         if isinstance(message, Mapping) and message.get("jsonrpc") == "2.0":
             request_id = message.get("id")
             if "method" in message:
-                # Of the server's requests and notifications only roots/list is answered.
-                if message["method"] == "roots/list" and request_id is not None:
-                    self._group.start_soon(self._answer_roots, request_id)
+                # Notifications (logging, progress, list changes) need no answer; of the
+                # server's requests, roots/list and ping are served and the rest declined.
+                if request_id is not None:
+                    self._group.start_soon(self._answer_server, message["method"], request_id)
                 return
             if isinstance(request_id, int) and request_id in self._waiters:
                 self._answers[request_id] = dict(message)
@@ -200,12 +205,19 @@ class LiteConnection(ConnectionBase):
             return
         self._record_junk(line)
 
-    async def _answer_roots(self, request_id: Any) -> None:
-        """Answer ``roots/list`` with the target's roots (a server that asks when we declared
-        none gets an empty list rather than no answer)."""
-        roots = self.target.root_entries()
+    async def _answer_server(self, method: Any, request_id: Any) -> None:
+        """Answer a request the server sent us: ``roots/list`` with the target's roots (an
+        empty list when we declared none), ``ping`` with an empty result, anything else
+        (sampling, elicitation: capabilities we do not declare) with "method not found"."""
+        answer: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id}
+        if method == "roots/list":
+            answer["result"] = {"roots": self.target.root_entries()}
+        elif method == "ping":
+            answer["result"] = {}
+        else:
+            answer["error"] = {"code": -32601, "message": f"Method not found: {method}"}
         with contextlib.suppress(MCPError):
-            await self._send({"jsonrpc": "2.0", "id": request_id, "result": {"roots": roots}})
+            await self._send(answer)
 
     async def _send(self, message: Mapping[str, Any]) -> None:
         data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
@@ -254,7 +266,3 @@ class LiteConnection(ConnectionBase):
             )
         result = answer.get("result")
         return dict(result) if isinstance(result, Mapping) else {}
-
-    async def list_tools(self) -> list[MCPToolDef]:
-        result = await self.request("tools/list", None)
-        return self._tools_from(result)
