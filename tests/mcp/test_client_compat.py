@@ -171,3 +171,21 @@ def test_a_refused_handshake_over_http_reads_the_same_on_either_major(transport:
         "MCP error for 'initialize' (HTTP 401): http://127.0.0.1:9/mcp refused the handshake"
         " (check the URL, and any --header the server needs for authentication)"
     )
+
+
+@pytest.mark.parametrize("client", ["sdk", "lite"])
+def test_both_clients_follow_tool_pages_and_answer_the_servers_requests(client: str) -> None:
+    target = ServerTarget(command=tuple(server_cmd("files_server.py", "--paged")))
+
+    async def session() -> tuple[list[str], dict[str, Any]]:
+        async with _connect(client, target) as connection:
+            tools = await connection.list_tools()
+            result = await connection.call_tool("probe_client", {}, 20)
+            return [t.name for t in tools], json.loads(result.content[0]["text"])
+
+    names, answers = run_sync(session)
+    assert names == ["read_text_file", "shout", "probe_client"]  # one per page
+    assert answers["s-ping"] == {}
+    # Sampling is not a capability we declare: declined with an error, never left hanging.
+    assert isinstance(answers["s-sample"].get("code"), int)
+    assert "message" in answers["s-sample"]

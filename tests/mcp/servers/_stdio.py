@@ -28,7 +28,25 @@ def text_result(text: str, *, error: bool = False) -> dict[str, Any]:
     return result
 
 
-def serve(name: str, tools: list[dict[str, Any]], call: CallHandler) -> int:
+def ask_client(requests: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Send the client requests (id -> {method, params}); return its answers by id.
+
+    For tools that probe the client while a ``tools/call`` is in progress."""
+    for request_id, request in requests.items():
+        _send({"jsonrpc": "2.0", "id": request_id, **request})
+    answers: dict[str, Any] = {}
+    while len(answers) < len(requests):
+        line = sys.stdin.readline()
+        if not line:
+            break
+        message = json.loads(line)
+        if message.get("id") in requests and "method" not in message:
+            answers[message["id"]] = message.get("result", message.get("error"))
+    return answers
+
+
+def serve(name: str, tools: list[dict[str, Any]], call: CallHandler, *, page_size: int = 0) -> int:
+    """Serve until stdin closes; ``page_size`` > 0 splits ``tools/list`` into pages."""
     for line in sys.stdin:
         try:
             message = json.loads(line)
@@ -48,7 +66,11 @@ def serve(name: str, tools: list[dict[str, Any]], call: CallHandler) -> int:
         elif method == "ping":
             result = {}
         elif method == "tools/list":
-            result = {"tools": tools}
+            start = int((message.get("params") or {}).get("cursor") or 0)
+            end = start + page_size if page_size else len(tools)
+            result = {"tools": tools[start:end]}
+            if end < len(tools):
+                result["nextCursor"] = str(end)
         elif method == "tools/call":
             params = message.get("params") or {}
             tool = params.get("name")

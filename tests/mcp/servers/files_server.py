@@ -1,16 +1,19 @@
 """A stdio MCP server with one tool that reads a text file, and one that needs no file.
 
 Standard library only. ``--no-files`` leaves out the file tool, so the server takes no paths
-or URLs at all (a run then has no reason to build its sandbox).
+or URLs at all (a run then has no reason to build its sandbox). ``--paged`` lists one tool per
+``tools/list`` page and adds ``probe_client``, which sends the client a ``ping`` and a
+``sampling/createMessage`` request and returns the client's answers as JSON.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from _stdio import serve, text_result
+from _stdio import ask_client, serve, text_result
 
 READ = {
     "name": "read_text_file",
@@ -32,7 +35,23 @@ SHOUT = {
 }
 
 
+PROBE = {
+    "name": "probe_client",
+    "description": "Ask the client for a ping and a sampling, and return its answers.",
+    "inputSchema": {"type": "object", "properties": {}},
+}
+
+
 def call(name: str, arguments: dict[str, Any]) -> dict[str, Any] | None:
+    if name == "probe_client":
+        sampling = {"messages": [], "maxTokens": 1}
+        answers = ask_client(
+            {
+                "s-ping": {"method": "ping"},
+                "s-sample": {"method": "sampling/createMessage", "params": sampling},
+            }
+        )
+        return text_result(json.dumps(answers, sort_keys=True))
     if name == "shout":
         text = arguments.get("text")
         if not isinstance(text, str):
@@ -51,4 +70,5 @@ def call(name: str, arguments: dict[str, Any]) -> dict[str, Any] | None:
 
 if __name__ == "__main__":
     tools = [SHOUT] if "--no-files" in sys.argv else [READ, SHOUT]
-    raise SystemExit(serve("files", tools, call))
+    paged = "--paged" in sys.argv
+    raise SystemExit(serve("files", [*tools, PROBE] if paged else tools, call, page_size=paged))
