@@ -306,6 +306,7 @@ def test_a_silent_http_server_is_bounded_by_the_startup_timeout(
     url = silent_http + path
     target = ServerTarget(transport=transport, url=url)  # type: ignore[arg-type]
     started = time.monotonic()
+
     async def bounded() -> object:
         import anyio
 
