@@ -26,8 +26,6 @@ except ImportError:  # pragma: no cover - Python 3.10
     import sre_constants as _sre_constants  # type: ignore[no-redef]
     import sre_parse as _sre_parse  # type: ignore[no-redef]
 
-import regex  # type: ignore[import-untyped]
-
 from toolscore.errors import ToolscoreError
 from toolscore.limits import MAX_PATTERN_EXPANSION, REGEX_TIMEOUT_SECONDS
 
@@ -117,6 +115,10 @@ class BoundedPattern:
         self.pattern = pattern
         self.flags = int(flags)
         self.timeout: float | None = timeout
+        # Imported here, not at module level: most runs match no user pattern, and the
+        # engine costs ~10 ms to import.
+        import regex  # type: ignore[import-untyped]
+
         try:
             # re's flag bits (I, L, M, S, U, X, A) are regex's; VERSION0 is re's behaviour.
             self._compiled: Any = regex.compile(pattern, self.flags | regex.VERSION0)
