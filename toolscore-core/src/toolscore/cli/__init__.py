@@ -9,6 +9,7 @@ and never breaks the others.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import click
@@ -65,6 +66,25 @@ class ToolscoreGroup(click.Group):
                 f"installed (or was disabled): pip install {distribution}"
             )
         return super().resolve_command(ctx, args)
+
+    def __call__(self, args: Sequence[str] | None = None, **extra: Any) -> Any:
+        """Run as the console script: ``prog_name`` is ``toolscore`` whatever the launcher, and
+        an unexpected error is one line unless ``-v``/``--verbose`` asks for the traceback.
+
+        ``CliRunner().invoke`` calls :meth:`main` directly, so tests still see the exception.
+        """
+        extra.setdefault("prog_name", "toolscore")
+        try:
+            return self.main(args=args, **extra)
+        except Exception as exc:
+            argv = list(args) if args is not None else sys.argv
+            if "-v" in argv or "--verbose" in argv:
+                raise
+            fail(
+                f"Unexpected error: {exc} (run with -v for the traceback; --no-plugins skips "
+                "plugins)",
+                ExitCode.ERROR,
+            )
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         self._load_plugin_commands(ctx)
@@ -127,17 +147,10 @@ def cli(ctx: click.Context, no_plugins: bool, disable_plugin: tuple[str, ...]) -
     ctx.ensure_object(dict)
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point: run the CLI, turning unexpected errors into one line."""
-    try:
-        cli.main(args=argv, prog_name="toolscore", standalone_mode=True)
-    except Exception as exc:
-        if "-v" in (argv or sys.argv) or "--verbose" in (argv or sys.argv):
-            raise
-        fail(
-            f"Unexpected error: {exc} (run with -v for the traceback; --no-plugins skips plugins)",
-            ExitCode.ERROR,
-        )
+#: The console script and ``python -m toolscore`` call this; it is the click group itself (as in
+#: tool-scorer, so ``CliRunner().invoke(main, [...])`` works), and calling it turns unexpected
+#: errors into one line (:meth:`ToolscoreGroup.__call__`).
+main = cli
 
 
 __all__ = ["ToolscoreGroup", "cli", "main", "plugin_manager_for"]
