@@ -121,7 +121,10 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 
 
 @click.group(
-    cls=ToolscoreGroup, help=ROOT_HELP, context_settings={"help_option_names": ["-h", "--help"]}
+    "toolscore",
+    cls=ToolscoreGroup,
+    help=ROOT_HELP,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 @click.option(
     "--version",
