@@ -22,7 +22,14 @@ if TYPE_CHECKING:
 
     from toolscore.plugins.manager import ToolscorePluginManager
     from toolscore.result import EvaluationResult
-    from toolscore.specs import ExtractorSpec, JudgeSpec, MatcherSpec, MetricSpec, ReporterSpec
+    from toolscore.specs import (
+        ExecutorSpec,
+        ExtractorSpec,
+        JudgeSpec,
+        MatcherSpec,
+        MetricSpec,
+        ReporterSpec,
+    )
 
 
 @hookspec(historic=True)
@@ -142,6 +149,30 @@ def toolscore_register_reporters() -> Iterable[ReporterSpec]:
         @toolscore.hookimpl
         def toolscore_register_reporters():
             yield ReporterSpec(name="tap", factory=TapReporter, extension=".tap")
+
+    .. versionadded:: 0.1
+    """
+    return ()
+
+
+@hookspec
+def toolscore_register_executors() -> Iterable[ExecutorSpec]:
+    """Register engines that run ``toolscore eval-batch`` (and ``evaluate_dataset``).
+
+    Called when a batch run picks its executor (``--executor NAME``) or ``toolscore plugins
+    list`` lists executors. ``factory(options)`` gets the run's ``ExecutorOptions``
+    (``workers``, ``scheduler``) and returns an object with
+    ``map_batches(function, batches)`` (apply ``function`` to each picklable batch and yield
+    the answers in input order, keeping only a bounded number in flight) and ``close()``.
+    Core registers ``local`` (a process pool); toolscore-dask registers ``dask``.
+
+    :returns: An iterable of executor specs.
+
+    Example::
+
+        @toolscore.hookimpl
+        def toolscore_register_executors():
+            yield ExecutorSpec(name="ray", factory=RayExecutor, summary="a Ray cluster")
 
     .. versionadded:: 0.1
     """

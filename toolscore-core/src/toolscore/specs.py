@@ -98,6 +98,20 @@ class ReporterSpec:
     extension: str | None = None
 
 
+@attrs.frozen
+class ExecutorSpec:
+    """An engine that runs batches of dataset cases for ``toolscore eval-batch``.
+
+    ``factory(options)`` receives a :class:`toolscore.batch.executors.ExecutorOptions`
+    (``workers``, ``scheduler``) and returns a :class:`toolscore.batch.executors.Executor`.
+    Import the engine (a process pool, Dask, ...) inside the factory, not at module import.
+    """
+
+    name: str = attrs.field(validator=_check_name)
+    factory: Callable[[Any], Any]
+    summary: str = ""
+
+
 #: The kinds of specs, keyed by the word used in ``plugins list`` ("metrics: a, b").
 SPEC_KINDS: dict[str, type] = {
     "extractors": ExtractorSpec,
@@ -105,4 +119,5 @@ SPEC_KINDS: dict[str, type] = {
     "metrics": MetricSpec,
     "judges": JudgeSpec,
     "reporters": ReporterSpec,
+    "executors": ExecutorSpec,
 }

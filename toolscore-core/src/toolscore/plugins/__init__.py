@@ -7,6 +7,8 @@ returns the process-wide one that ``evaluate()`` and the CLI use, built lazily o
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from toolscore.plugins.loading import ENTRY_POINT_GROUP, allow_list_from_env, env_flag
 from toolscore.plugins.manager import ToolscorePluginManager
@@ -21,6 +23,7 @@ __all__ = [
     "current_plugin_manager",
     "get_plugin_manager",
     "reset_plugin_manager",
+    "use_plugin_manager",
 ]
 
 #: Core's own plugins, registered through the same ``register()`` path as any third party.
@@ -46,6 +49,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "toolscore.reporters.html",
     "toolscore.reporters.csv",
     "toolscore.reporters.junit",
+    "toolscore.batch.local",
     "toolscore.builtin.commands",
 )
 
@@ -61,8 +65,12 @@ def create_plugin_manager(
     group: str = ENTRY_POINT_GROUP,
     disabled: tuple[str, ...] = (),
     strict: bool | None = None,
+    no_plugins: bool | None = None,
 ) -> ToolscorePluginManager:
     """Build a fresh plugin manager: hookspecs, core's built-ins, then installed plugins.
+
+    ``no_plugins=True`` keeps only built-ins (``toolscore --no-plugins``); ``None`` reads the
+    user's setting ``TOOLSCORE_NO_PLUGINS``. The environment is read, never written.
 
     Environment: ``TOOLSCORE_NO_PLUGINS=1`` keeps only built-ins; ``TOOLSCORE_LOAD_PLUGINS``
     is an allow-list of distributions (``""`` = none); ``TOOLSCORE_STRICT_PLUGINS=1`` makes any
@@ -75,7 +83,9 @@ def create_plugin_manager(
     for module_name in DEFAULT_PLUGINS:
         if module_name not in blocked_builtins:
             pm.register_builtin(module_name)
-    if load_entrypoints and not env_flag("TOOLSCORE_NO_PLUGINS"):
+    if no_plugins is None:
+        no_plugins = env_flag("TOOLSCORE_NO_PLUGINS")
+    if load_entrypoints and not no_plugins:
         pm.load_entry_points(group, allow=allow_list_from_env(), blocked=disabled)
     if env_flag("TOOLSCORE_TRACE_HOOKS"):
         _trace_hooks(pm)
@@ -98,19 +108,41 @@ def _trace_hooks(pm: ToolscorePluginManager) -> None:
 
 
 _DEFAULT: ToolscorePluginManager | None = None
+#: The manager of the command running now (``use_plugin_manager``), over ``_DEFAULT``.
+_ACTIVE: ToolscorePluginManager | None = None
 
 
 def get_plugin_manager() -> ToolscorePluginManager:
-    """The process-wide manager used by ``evaluate()`` and friends, built on first use."""
+    """The manager ``evaluate()`` and friends use when given none: the running command's
+    (see :func:`use_plugin_manager`), else the process-wide one, built on first use."""
     global _DEFAULT
+    if _ACTIVE is not None:
+        return _ACTIVE
     if _DEFAULT is None:
         _DEFAULT = create_plugin_manager()
     return _DEFAULT
 
 
 def current_plugin_manager() -> ToolscorePluginManager | None:
-    """The process-wide manager if one was built or installed, without building it."""
-    return _DEFAULT
+    """The manager :func:`get_plugin_manager` would return, without building one."""
+    return _ACTIVE if _ACTIVE is not None else _DEFAULT
+
+
+@contextmanager
+def use_plugin_manager(pm: ToolscorePluginManager) -> Iterator[ToolscorePluginManager]:
+    """Make ``pm`` the manager of code that asks for none, until the block ends.
+
+    The CLI runs each command in such a block, so ``--no-plugins`` and ``--disable-plugin``
+    reach every helper of that command and end with it (a ``CliRunner`` call leaves the
+    process as it found it).
+    """
+    global _ACTIVE
+    previous = _ACTIVE
+    _ACTIVE = pm
+    try:
+        yield pm
+    finally:
+        _ACTIVE = previous
 
 
 def reset_plugin_manager(pm: ToolscorePluginManager | None = None) -> None:

@@ -16,11 +16,13 @@ import importlib
 import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import partial
 from types import ModuleType
 from typing import Any, TypeVar
 
 import attrs
 import pluggy
+from pluggy import HookImpl
 
 from toolscore import hookspecs
 from toolscore._markers import PROJECT_NAME
@@ -35,6 +37,7 @@ from toolscore.plugins.records import PluginRecord
 from toolscore.plugins.registry import Registry, collect
 from toolscore.specs import (
     SPEC_KINDS,
+    ExecutorSpec,
     ExtractorSpec,
     JudgeSpec,
     MatcherSpec,
@@ -125,6 +128,24 @@ class ToolscorePluginManager(pluggy.PluginManager):
                 self._records[ep.name] = base
                 continue
             self._load_one(ep, base)
+        self._check_pending_once()
+
+    def _check_pending_once(self) -> None:
+        """Second loading phase: every plugin is registered, so a hook one plugin adds for
+        others (toolscore-mcp's lint rules) is known whatever the loading order. Only the
+        plugins that still implement an unknown hook are unregistered, each recorded as failed.
+        """
+        while True:
+            try:
+                self.check_pending()
+            except pluggy.PluginValidationError as exc:
+                name = self.get_name(exc.plugin)
+                if name is None or name not in self._records:
+                    raise
+                self.unregister(name=name)
+                self._plugin_failed(self._records[name], exc)
+            else:
+                return
 
     def _record_broken(self, broken: BrokenDistribution) -> None:
         """A distribution whose metadata cannot be read: listed as failed, its plugins skipped."""
@@ -159,27 +180,12 @@ class ToolscorePluginManager(pluggy.PluginManager):
                 )
             plugin = ep.load()
             self.register(plugin, name=ep.name)
-            self.check_pending()
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # SystemExit too: a plugin must not end the host
             if plugin is not None and self.get_plugin(ep.name) is plugin:
                 self.unregister(name=ep.name)
-            self._records.setdefault(
-                ep.name,
-                attrs.evolve(
-                    base, status="failed", error=_first_line(exc), traceback=traceback.format_exc()
-                ),
-            )
-            if self.strict:
-                raise PluginLoadError(
-                    f"plugin {ep.name!r} from {base.distribution} failed to load: {_first_line(exc)}"
-                ) from exc
-            print(
-                f"toolscore: plugin {ep.name!r} ({base.distribution}) failed to load: "
-                f"{_first_line(exc)} (see 'toolscore plugins list'; --no-plugins skips plugins)",
-                file=sys.stderr,
-            )
+            self._plugin_failed(base, exc, keep_owner=ep.name in self._records)
             return
         module = (
             plugin if isinstance(plugin, ModuleType) else sys.modules.get(type(plugin).__module__)
@@ -192,6 +198,31 @@ class ToolscorePluginManager(pluggy.PluginManager):
             entry_point=base.entry_point,
             location=getattr(module, "__file__", "") or "",
             hooks=self._hook_names(plugin),
+        )
+
+    def _plugin_failed(
+        self, base: PluginRecord, exc: BaseException, *, keep_owner: bool = False
+    ) -> None:
+        """Record ``base``'s plugin as failed to load, and say so (or raise when strict).
+
+        ``keep_owner``: the name belongs to another plugin (a clash), whose record stays.
+        """
+        if not keep_owner:
+            self._records[base.name] = attrs.evolve(
+                base,
+                status="failed",
+                error=_first_line(exc),
+                traceback="".join(traceback.format_exception(type(exc), exc, exc.__traceback__)),
+                hooks=(),
+            )
+        if self.strict:
+            raise PluginLoadError(
+                f"plugin {base.name!r} from {base.distribution} failed to load: {_first_line(exc)}"
+            ) from exc
+        print(
+            f"toolscore: plugin {base.name!r} ({base.distribution}) failed to load: "
+            f"{_first_line(exc)} (see 'toolscore plugins list'; --no-plugins skips plugins)",
+            file=sys.stderr,
         )
 
     def _hook_names(self, plugin: object) -> tuple[str, ...]:
@@ -227,7 +258,10 @@ class ToolscorePluginManager(pluggy.PluginManager):
             # get_hookimpls() lists implementations in registration order (pluggy *calls*
             # them LIFO); collecting in that order lets built-ins (registered first) win name
             # clashes, then plugins in sorted entry-point order, reproducibly.
-            impls = [(impl.plugin_name, _bind(impl.function)) for impl in caller.get_hookimpls()]
+            impls = [
+                (impl.plugin_name, partial(self._call_one, caller.name, impl, {}))
+                for impl in _plain(caller.get_hookimpls())
+            ]
             registry = collect(kind, spec_type, impls, self._describe)
             for problem in registry.problems:
                 self._failed_in_registry[problem.plugin] = _first_line(problem.error)
@@ -257,6 +291,9 @@ class ToolscorePluginManager(pluggy.PluginManager):
     def get_reporters(self) -> Registry[ReporterSpec]:
         return self._registry("reporters", ReporterSpec)
 
+    def get_executors(self) -> Registry[ExecutorSpec]:
+        return self._registry("executors", ExecutorSpec)
+
     def detect_format(self, payload: Any) -> str | None:
         """Ask the ``toolscore_detect_format`` hook which extractor reads ``payload``.
 
@@ -265,39 +302,69 @@ class ToolscorePluginManager(pluggy.PluginManager):
         core's fallback) still decide, so one broken detector never breaks auto-detection.
         """
         kwargs = {"payload": payload, "plugin_manager": self}
-        for _plugin, answer in self._call_each("toolscore_detect_format", kwargs):
+        for _plugin, answer in self.call_each("toolscore_detect_format", **kwargs):
             if answer is not None:
                 return str(answer)
         return None
 
-    def _call_each(self, hook_name: str, kwargs: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
+    def call_each(
+        self,
+        hook_name: str,
+        _on_error: Callable[[str, BaseException], None] | None = None,
+        **kwargs: Any,
+    ) -> Iterator[tuple[str, Any]]:
         """Call each implementation of ``hook_name`` on its own, in pluggy's calling order.
 
-        Yields ``(plugin name, answer)``. Each call goes through pluggy (so hook tracing still
-        sees it) with the other implementations left out; wrappers stay around every call.
-        A third-party implementation that raises is dropped (see :meth:`_hook_failed`);
-        a built-in's error is raised, as it is a bug or a deliberate error of core's own.
+        For hooks whose every answer matters to the caller, one plugin at a time (a plugin
+        distribution's own hooks too: toolscore-mcp's lint rules). Yields ``(plugin name,
+        answer)``. A third-party implementation that raises is dropped for the rest of the run
+        and named on stderr; a built-in's error is raised, as it is a bug of core's own.
+        ``_on_error(plugin, exc)``, when given, handles every failure instead (the caller
+        reports it its own way, and the plugin is not dropped).
         """
         caller = getattr(self.hook, hook_name)
-        impls = list(reversed(caller.get_hookimpls()))
-        plain = [impl for impl in impls if not (impl.hookwrapper or impl.wrapper)]
         dropped = self._dropped.setdefault(hook_name, set())
-        for impl in plain:
+        for impl in reversed(_plain(caller.get_hookimpls())):
             if impl.plugin_name in dropped:
                 continue
-            others = [other.plugin for other in plain if other is not impl]
-            single = self.subset_hook_caller(hook_name, others)
             try:
-                answer = single(**kwargs)
+                answer = self._call_one(hook_name, impl, kwargs)
             except KeyboardInterrupt:
                 raise
-            except BaseException as exc:
-                record = self._records.get(impl.plugin_name)
-                if record is not None and record.builtin:
-                    raise
-                self._hook_failed(hook_name, impl.plugin_name, exc)
+            except Exception as exc:
+                if _on_error is None:
+                    self._isolate(hook_name, impl.plugin_name, exc)
+                else:
+                    _on_error(impl.plugin_name, exc)
+                continue
+            except BaseException as exc:  # SystemExit: a plugin must not end the host
+                self._isolate(hook_name, impl.plugin_name, exc)
                 continue
             yield impl.plugin_name, answer
+
+    def _isolate(self, hook_name: str, plugin: str, exc: BaseException) -> None:
+        """Drop a third-party ``plugin`` that raised in ``hook_name``; re-raise a built-in's."""
+        record = self._records.get(plugin)
+        if record is not None and record.builtin:
+            raise exc
+        self._hook_failed(hook_name, plugin, exc)
+
+    def _call_one(self, hook_name: str, impl: HookImpl, kwargs: Mapping[str, Any]) -> Any:
+        """Call one implementation through pluggy and return its answer (``None`` for none).
+
+        Through pluggy, not ``impl.function(...)``, so that argument binding (an
+        implementation may take fewer arguments than the spec), hook tracing and wrappers
+        apply as for any hook call. The other plain implementations are left out, so one
+        plugin's exception is that plugin's alone (pluggy stops a call at the first one).
+        """
+        caller = getattr(self.hook, hook_name)
+        others = [
+            other.plugin for other in _plain(caller.get_hookimpls()) if other is not impl
+        ]
+        answer = self.subset_hook_caller(hook_name, others)(**kwargs)
+        if caller.spec is not None and caller.spec.opts.get("firstresult"):
+            return answer
+        return answer[0] if answer else None
 
     def _hook_failed(self, hook_name: str, plugin: str, exc: BaseException) -> None:
         """Record that ``plugin`` raised in ``hook_name``; skip it in that hook from now on."""
@@ -315,12 +382,10 @@ class ToolscorePluginManager(pluggy.PluginManager):
     def register_commands(self, cli: Any) -> dict[str, str]:
         """Let every plugin add CLI commands; returns ``{plugin: error}`` for those that failed."""
         failures: dict[str, str] = {}
-        for impl in self.hook.toolscore_register_commands.get_hookimpls():
+        for impl in _plain(self.hook.toolscore_register_commands.get_hookimpls()):
             before = set(getattr(cli, "commands", {}))
             try:
-                impl.function(cli)
-                added = set(getattr(cli, "commands", {})) - before
-                self._commands[impl.plugin_name] = tuple(sorted(added))
+                self._call_one("toolscore_register_commands", impl, {"cli": cli})
             except KeyboardInterrupt:
                 raise
             except BaseException as exc:
@@ -330,16 +395,19 @@ class ToolscorePluginManager(pluggy.PluginManager):
                     raise PluginLoadError(
                         f"plugin {impl.plugin_name!r} failed to add commands: {_first_line(exc)}"
                     ) from exc
+                continue
+            added = set(getattr(cli, "commands", {})) - before
+            self._commands[impl.plugin_name] = tuple(sorted(added))
         return failures
 
     def evaluation_finished(self, result: Any) -> None:
         """Tell every plugin an evaluation finished; one that raises is skipped from now on."""
-        for _ in self._call_each("toolscore_evaluation_finished", {"result": result}):
+        for _ in self.call_each("toolscore_evaluation_finished", result=result):
             pass
 
     def snapshot_used(self, name: str, path: Any) -> None:
         """Tell every plugin a snapshot was used; one that raises is skipped from now on."""
-        for _ in self._call_each("toolscore_snapshot_used", {"name": name, "path": path}):
+        for _ in self.call_each("toolscore_snapshot_used", name=name, path=path):
             pass
 
     # -- provenance --------------------------------------------------------------------------
@@ -369,10 +437,11 @@ class ToolscorePluginManager(pluggy.PluginManager):
     def _described(self) -> dict[str, dict[str, tuple[str, ...]]]:
         """``toolscore_describe_provided`` answers, merged; a raising one marks its plugin."""
         merged: dict[str, dict[str, tuple[str, ...]]] = {}
-        for impl in self.hook.toolscore_describe_provided.get_hookimpls():
+        for impl in _plain(self.hook.toolscore_describe_provided.get_hookimpls()):
             try:
-                wanted = {"plugin_manager": self} if "plugin_manager" in impl.argnames else {}
-                answer = impl.function(**wanted)
+                answer = self._call_one(
+                    "toolscore_describe_provided", impl, {"plugin_manager": self}
+                )
                 if answer is None:
                     continue
                 if not isinstance(answer, Mapping):
@@ -393,5 +462,6 @@ class ToolscorePluginManager(pluggy.PluginManager):
         return merged
 
 
-def _bind(function: Callable[..., Any]) -> Callable[[], Any]:
-    return lambda: function()
+def _plain(impls: Iterable[HookImpl]) -> list[HookImpl]:
+    """The implementations that answer a call (wrappers only surround each call)."""
+    return [impl for impl in impls if not (impl.hookwrapper or impl.wrapper)]

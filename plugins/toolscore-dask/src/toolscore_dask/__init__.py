@@ -1,0 +1,1 @@
+"""toolscore-dask: a toolscore executor that sends batches of cases to a Dask cluster."""

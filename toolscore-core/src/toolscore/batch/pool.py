@@ -1,0 +1,56 @@
+"""The ``local`` executor: batches run in this process (1 worker) or in a process pool.
+
+With one worker there is no pool at all, so ``--workers 1`` costs nothing over a plain loop.
+With more, a :class:`concurrent.futures.ProcessPoolExecutor` runs the batches and at most
+``2 × workers`` are in flight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import TypeVar
+
+from toolscore.batch.executors import ExecutorOptions, default_workers, ordered_window
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class LocalExecutor:
+    """A process pool sized to the machine (or ``options.workers``)."""
+
+    def __init__(self, options: ExecutorOptions) -> None:
+        if options.scheduler:
+            raise ValueError(
+                "--scheduler needs a cluster executor (e.g. --executor dask); "
+                "the local executor has none"
+            )
+        self.workers = options.workers if options.workers is not None else default_workers()
+        if self.workers < 1:
+            raise ValueError(f"workers must be at least 1, got {self.workers}")
+        self._pool: ProcessPoolExecutor | None = None
+
+    def map_batches(self, function: Callable[[T], R], batches: Iterable[T]) -> Iterator[R]:
+        if self.workers == 1:
+            return map(function, batches)
+        pool = self._pool = ProcessPoolExecutor(max_workers=self.workers)
+
+        def submit(batch: T) -> Future[R]:
+            return pool.submit(function, batch)
+
+        def result(future: Future[R]) -> R:
+            return future.result()
+
+        return ordered_window(submit, result, batches, 2 * self.workers)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def __repr__(self) -> str:
+        return f"<LocalExecutor workers={self.workers}>"
+
+
+__all__ = ["LocalExecutor"]

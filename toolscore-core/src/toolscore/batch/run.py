@@ -1,0 +1,251 @@
+"""``evaluate_dataset``: the one pipeline behind the Python API and ``toolscore eval-batch``.
+
+reader (lazy) ─▶ batches of records ─▶ executor (in order) ─▶ writer (append + fsync) ─▶ caller
+                                                        └──▶ aggregate (bounded memory)
+
+Design of the API: :func:`evaluate_dataset` returns a :class:`DatasetRun`, an iterator of
+per-case :class:`CaseResult` in dataset order; once it is exhausted, ``run.aggregate`` holds
+the :class:`Aggregate`. An iterator object (rather than a generator returning the aggregate
+through ``StopIteration.value``) lets a plain ``for`` loop get both, and ``run.finish()``
+drains what is left when only the aggregate is wanted.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from itertools import islice
+from typing import TYPE_CHECKING, Any
+
+from toolscore.batch.aggregate import Aggregate, AggregateBuilder, load_baseline
+from toolscore.batch.executors import ExecutorOptions
+from toolscore.batch.records import BadRecordError, Case, CaseError, CaseResult
+from toolscore.batch.results_file import ResultsWriter, read_results
+from toolscore.batch.scoring import BatchJob, ScoringOptions, score_batch, use_plugin_manager
+from toolscore.batch.sources import Dataset, case_id_of
+from toolscore.errors import InputError, MissingPluginError
+
+if TYPE_CHECKING:
+    from toolscore.plugins.manager import ToolscorePluginManager
+
+#: Cases per work unit: big enough that pickling and fsync are noise, small enough to spread.
+DEFAULT_BATCH_SIZE = 128
+
+#: Executors that first-party or example distributions provide, for a helpful error.
+EXECUTOR_DISTRIBUTIONS = {"dask": "toolscore-dask"}
+
+
+class DatasetRun(Iterator[CaseResult]):
+    """A running evaluation of a dataset: iterate for results, then read :attr:`aggregate`.
+
+    Results arrive in dataset order whatever the executor. Bad records are not yielded: they
+    are counted in the aggregate, passed to ``on_error``, and (``fail_fast``) end the run with
+    :class:`BadRecordError` after every earlier result has been written and yielded.
+    """
+
+    def __init__(
+        self,
+        dataset: Dataset,
+        *,
+        executor: str,
+        executor_options: ExecutorOptions,
+        scoring: ScoringOptions,
+        out: str | os.PathLike[str] | None,
+        resume: bool,
+        baseline: str | os.PathLike[str] | None,
+        fail_fast: bool,
+        batch_size: int,
+        worst: int,
+        on_error: Callable[[CaseError], None] | None,
+        plugin_manager: ToolscorePluginManager | None,
+    ) -> None:
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        if resume and out is None:
+            raise ValueError("resume needs an output file (out=, --out) to resume from")
+        self.dataset = dataset
+        self._executor_name = executor
+        self._executor_options = executor_options
+        self._scoring = scoring
+        self._out = out
+        self._resume = resume
+        self._baseline = baseline
+        self._fail_fast = fail_fast
+        self._batch_size = batch_size
+        self._worst = worst
+        self._on_error = on_error
+        self._pm = plugin_manager
+        self._aggregate: Aggregate | None = None
+        self._iterator = self._generate()
+
+    def __iter__(self) -> DatasetRun:
+        return self
+
+    def __next__(self) -> CaseResult:
+        return next(self._iterator)
+
+    @property
+    def aggregate(self) -> Aggregate:
+        """The aggregate; available once every result has been consumed."""
+        if self._aggregate is None:
+            raise RuntimeError("the run is not finished: iterate it (or call finish()) first")
+        return self._aggregate
+
+    def finish(self) -> Aggregate:
+        """Run to the end, dropping the per-case results, and return the aggregate."""
+        for _ in self:
+            pass
+        return self.aggregate
+
+    def close(self) -> None:
+        """Stop early: release the executor and the output file."""
+        self._iterator.close()
+
+    def __enter__(self) -> DatasetRun:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the pipeline ---------------------------------------------------------------------------
+
+    def _generate(self) -> Generator[CaseResult, None, None]:
+        pm = self._pm
+        if pm is None:
+            from toolscore.plugins import get_plugin_manager
+
+            pm = get_plugin_manager()
+        use_plugin_manager(self._scoring, pm)
+        baseline = load_baseline(str(self._baseline)) if self._baseline is not None else None
+        builder = AggregateBuilder(
+            worst=self._worst,
+            baseline=baseline,
+            baseline_name=str(self._baseline) if self._baseline is not None else None,
+        )
+        done: set[str] = set()
+        if self._resume and self._out is not None:
+            for previous in read_results(self._out, repair=True):
+                done.add(previous.id)
+                builder.add(previous)
+            builder.resumed = len(done)
+        executor = _executor(pm, self._executor_name, self._executor_options)
+        writer = ResultsWriter(self._out, append=self._resume) if self._out is not None else None
+        try:
+            for outcomes in executor.map_batches(score_batch, self._jobs(done)):
+                kept: list[CaseResult] = []
+                fatal: CaseError | None = None
+                for outcome in outcomes:
+                    if isinstance(outcome, CaseError):
+                        if self._fail_fast:
+                            fatal = outcome
+                            break
+                        builder.add(outcome)
+                        if self._on_error is not None:
+                            self._on_error(outcome)
+                        continue
+                    builder.add(outcome)
+                    kept.append(outcome)
+                if writer is not None and kept:
+                    writer.write_lines(result.line for result in kept)
+                yield from kept
+                if fatal is not None:
+                    raise BadRecordError(fatal)
+        finally:
+            executor.close()
+            if writer is not None:
+                writer.close()
+        self._aggregate = builder.build()
+
+    def _jobs(self, done: set[str]) -> Iterator[BatchJob]:
+        records: Iterable[Case | CaseError] = iter(self.dataset)
+        if done:
+            records = (r for r in records if isinstance(r, CaseError) or case_id_of(r) not in done)
+        iterator = iter(records)
+        while batch := tuple(islice(iterator, self._batch_size)):
+            yield BatchJob(self._scoring, batch)
+
+
+def _executor(pm: ToolscorePluginManager, name: str, options: ExecutorOptions) -> Any:
+    registry = pm.get_executors()
+    if name not in registry:
+        distribution = EXECUTOR_DISTRIBUTIONS.get(name)
+        if distribution is not None:
+            raise MissingPluginError(
+                f"the {name!r} executor is provided by the {distribution} distribution, which "
+                f"is not installed (or was disabled): pip install {distribution}"
+            )
+        raise InputError(
+            f"unknown executor {name!r}; available: {', '.join(registry.names()) or 'none'}"
+        )
+    return registry[name].factory(options)
+
+
+def evaluate_dataset(
+    source: str | os.PathLike[str] | Dataset,
+    *,
+    workers: int | None = None,
+    executor: str = "local",
+    scheduler: str | None = None,
+    out: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    baseline: str | os.PathLike[str] | None = None,
+    fail_fast: bool = False,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    format: str = "auto",
+    weights: Mapping[str, float] | None = None,
+    forbidden: Sequence[Mapping[str, Any]] | None = None,
+    strict: bool = False,
+    gold_dir: str | os.PathLike[str] | None = None,
+    worst: int = 10,
+    on_error: Callable[[CaseError], None] | None = None,
+    plugin_manager: ToolscorePluginManager | None = None,
+) -> DatasetRun:
+    """Score every case of a dataset; iterate the returned run for per-case results.
+
+    ``source`` is a JSON Lines file of ``{"id", "expected", "actual"}`` records, a folder
+    with ``gold/`` and ``traces/``, or OTLP exports (file or folder) with ``gold_dir`` holding
+    ``<trace id>.json``. ``executor`` names a registered executor (``local``; ``dask`` with
+    toolscore-dask), ``workers`` sizes it (default: the machine). ``out`` receives one JSON
+    line per case, appended a batch at a time and fsynced; ``resume`` skips the ids already
+    there. The other options are those of :func:`toolscore.evaluate`.
+
+    Example::
+
+        run = evaluate_dataset("nightly.jsonl", workers=2, out="results.jsonl")
+        for result in run:
+            if result.grade == "F":
+                print(result.id, result.source)
+        print(run.aggregate.mean)
+
+    :raises InputError: the dataset is missing or of an unknown shape, or (``fail_fast``)
+        :class:`BadRecordError` at the first bad record.
+    """
+    from toolscore.result import normalize_weights
+
+    normalize_weights(weights)  # reject bad weights before any work starts
+    if forbidden is not None:
+        from toolscore.metrics.policy import validate_rules
+
+        validate_rules(list(forbidden))
+    dataset = source if isinstance(source, Dataset) else Dataset(source, gold_dir=gold_dir)
+    scoring = ScoringOptions(
+        format=format,
+        weights=dict(weights) if weights is not None else None,
+        forbidden=tuple(forbidden) if forbidden is not None else None,
+        strict=strict,
+        no_plugins=os.environ.get("TOOLSCORE_NO_PLUGINS", "") not in ("", "0"),
+    )
+    return DatasetRun(
+        dataset,
+        executor=executor,
+        executor_options=ExecutorOptions(workers=workers, scheduler=scheduler),
+        scoring=scoring,
+        out=out,
+        resume=resume,
+        baseline=baseline,
+        fail_fast=fail_fast,
+        batch_size=batch_size,
+        worst=worst,
+        on_error=on_error,
+        plugin_manager=plugin_manager,
+    )
