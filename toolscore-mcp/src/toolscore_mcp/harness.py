@@ -273,6 +273,7 @@ async def grade_server(
         )
         results = await campaign.run(_extra_scenarios(runnable, pm))
         notes += campaign.notes
+        conformance = await _conformance(server, target, details, tools, results, options, pm)
     finally:
         await server.close()
         if sandbox is not None:
@@ -297,7 +298,40 @@ async def grade_server(
         junk_lines=stats.junk_lines,
         skipped=tuple(skipped),
         sandbox=sandbox.placeholders() if sandbox is not None else (),
+        conformance=tuple(conformance),
     )
+
+
+async def _conformance(
+    server: ServerHandle,
+    target: ServerTarget,
+    details: ServerDetails,
+    tools: Sequence[MCPToolDef],
+    results: Sequence[Any],
+    options: TestOptions,
+    pm: Any,
+) -> list[Any]:
+    """Run the conformance checks while the session is still open (a server that can no
+    longer be reached gets only the checks that need no session)."""
+    from toolscore_mcp.conformance import (
+        ConformanceContext,
+        collect_conformance_checks,
+        run_conformance,
+    )
+
+    try:
+        connection: Any = await server.get()
+    except MCPError:
+        connection = None
+    context = ConformanceContext(
+        details=details,
+        tools=tuple(tools),
+        results=tuple(results),
+        connection=connection,
+        target=target,
+        timeout=options.timeout,
+    )
+    return await run_conformance(collect_conformance_checks(pm), context)
 
 
 def _load_plan(options: TestOptions) -> Any:

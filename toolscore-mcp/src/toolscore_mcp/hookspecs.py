@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from toolscore._markers import hookspec
 
 if TYPE_CHECKING:
+    from toolscore_mcp.conformance import ConformanceCheckSpec
     from toolscore_mcp.lint import LintRuleSpec
     from toolscore_mcp.model import MCPToolDef, Scenario
     from toolscore_mcp.providers import ValueProviderSpec
@@ -96,5 +97,30 @@ def toolscore_mcp_register_value_providers() -> Iterable[ValueProviderSpec]:
             yield ValueProviderSpec("tickers", _tickers, priority=62)
 
     .. versionadded:: 0.2
+    """
+    return ()
+
+
+@hookspec
+def toolscore_mcp_register_conformance_checks() -> Iterable[ConformanceCheckSpec]:
+    """Register protocol conformance checks run by ``toolscore mcp test`` (and, for those
+    that need only the definitions, ``toolscore mcp lint``).
+
+    Called once per run. Every built-in check comes through this hook too. A check's
+    ``check(context)`` gets a :class:`toolscore_mcp.conformance.ConformanceContext` (the
+    tools, the run's results, an open connection, the target) and returns findings; ``needs``
+    says which of those it uses and ``since`` the protocol revision it applies from. Checks
+    do not change the score; they are reported by name, with their fix.
+
+    :returns: An iterable of :class:`toolscore_mcp.conformance.ConformanceCheckSpec`;
+        names must be unique.
+
+    Example::
+
+        @toolscore.hookimpl(optionalhook=True)
+        def toolscore_mcp_register_conformance_checks():
+            yield ConformanceCheckSpec("titles", _every_tool_has_a_title, summary="...")
+
+    .. versionadded:: 0.3
     """
     return ()

@@ -37,6 +37,7 @@ BUILTIN_RULE_MODULES: tuple[str, ...] = (
     "toolscore_mcp.rules.references",
     "toolscore_mcp.rules.poisoning",
     "toolscore_mcp.rules.validity",
+    "toolscore_mcp.rules.refs",
 )
 
 
@@ -74,7 +75,10 @@ def ensure_mcp_hooks(pm: Any) -> None:
 
     if not hasattr(pm.hook, "toolscore_mcp_register_lint_rules"):
         pm.add_hookspecs(hookspecs)
-    for module_name in (*BUILTIN_RULE_MODULES, "toolscore_mcp.builtin_providers"):
+    from toolscore_mcp.conformance import BUILTIN_CHECK_MODULES
+
+    modules = (*BUILTIN_RULE_MODULES, *BUILTIN_CHECK_MODULES, "toolscore_mcp.builtin_providers")
+    for module_name in modules:
         if not pm.has_plugin(module_name):
             pm.register(importlib.import_module(module_name), name=module_name)
 

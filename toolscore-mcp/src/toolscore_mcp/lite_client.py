@@ -27,7 +27,7 @@ from toolscore_mcp.stderr_ring import StderrRing
 
 __all__ = ["LiteConnection"]
 
-PROTOCOL_VERSION = "2025-06-18"
+PROTOCOL_VERSION = "2025-11-25"
 #: A stdout "line" longer than this is junk, dropped as it grows (no message is this big).
 MAX_LINE_BYTES = 64 * 1024 * 1024
 

@@ -8,6 +8,7 @@ skip becomes one line in ``problems``, so a bad plugin never stops a run.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, Protocol, TypeVar
 
 __all__ = ["gather_specs"]
@@ -32,23 +33,48 @@ def gather_specs(
     specs: dict[str, S] = {}
     owners: dict[str, str] = {}
     problems: list[str] = []
-    caller = getattr(pm.hook, hook_name)
-    for impl in reversed(caller.get_hookimpls()):
+    for plugin, answer in _answers(pm, hook_name, problems, noun):
         try:
-            produced = list(impl.function() or ())
+            produced = list(answer or ())
             bad = [spec for spec in produced if not isinstance(spec, spec_type)]
             if bad:
                 raise TypeError(f"returned {type(bad[0]).__name__}, expected {spec_type.__name__}")
         except Exception as exc:
-            problems.append(f"{noun}s of plugin {impl.plugin_name!r} skipped: {exc}")
+            problems.append(f"{noun}s of plugin {plugin!r} skipped: {exc}")
             continue
         for spec in produced:
             if spec.name in specs:
                 problems.append(
                     f"{noun} {spec.name!r} is registered by both {owners[spec.name]!r} "
-                    f"and {impl.plugin_name!r}; keeping the first"
+                    f"and {plugin!r}; keeping the first"
                 )
                 continue
             specs[spec.name] = spec
-            owners[spec.name] = impl.plugin_name
+            owners[spec.name] = plugin
     return specs, owners, problems
+
+
+def _answers(pm: Any, hook_name: str, problems: list[str], noun: str) -> Iterator[tuple[str, Any]]:
+    """``(plugin, answer)`` in pluggy's calling order, each implementation called on its own
+    through pluggy (so tracing and argument binding apply); one that raises is a problem line.
+
+    A plain pluggy manager (a test's) has no ``call_each``; its hook is called per plugin here.
+    """
+
+    def skipped(plugin: str, exc: BaseException) -> None:
+        problems.append(f"{noun}s of plugin {plugin!r} skipped: {exc}")
+
+    call_each = getattr(pm, "call_each", None)
+    if call_each is not None:
+        yield from call_each(hook_name, _on_error=skipped)
+        return
+    caller = getattr(pm.hook, hook_name)
+    impls = [i for i in caller.get_hookimpls() if not (i.hookwrapper or i.wrapper)]
+    for impl in reversed(impls):
+        others = [other.plugin for other in impls if other is not impl]
+        try:
+            answers = pm.subset_hook_caller(hook_name, others)()
+        except Exception as exc:
+            skipped(impl.plugin_name, exc)
+            continue
+        yield impl.plugin_name, answers[0] if answers else None

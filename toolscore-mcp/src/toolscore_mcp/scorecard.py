@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 
+from toolscore_mcp.conformance import ConformanceOutcome
 from toolscore_mcp.model import (
     FixSuggestion,
     LintIssue,
@@ -153,6 +154,8 @@ class MCPScorecard:
     #: ``(placeholder, real value)`` of the run's sandbox (``{sandbox}``, ``{sandbox_url}``),
     #: so what the run learned can be saved with placeholders again.
     sandbox: tuple[tuple[str, str], ...] = ()
+    #: What each protocol conformance check concluded (not part of the score).
+    conformance: tuple[ConformanceOutcome, ...] = ()
 
     @property
     def server_info(self) -> dict[str, str]:

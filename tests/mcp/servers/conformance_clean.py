@@ -1,0 +1,5 @@
+"""Conformance test server: no flaw, draws no finding."""
+
+from _conformance import main
+
+main("clean")

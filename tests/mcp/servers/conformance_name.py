@@ -1,0 +1,5 @@
+"""Conformance test server: one deliberate flaw, name."""
+
+from _conformance import main
+
+main("name")

@@ -1,0 +1,5 @@
+"""Conformance test server: one deliberate flaw, resource-link."""
+
+from _conformance import main
+
+main("resource-link")

@@ -1,0 +1,5 @@
+"""Conformance test server: one deliberate flaw, unstable-list."""
+
+from _conformance import main
+
+main("unstable-list")

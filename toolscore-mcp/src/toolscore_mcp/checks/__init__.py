@@ -1,0 +1,1 @@
+"""Built-in conformance checks, one plugin module per kind of evidence they need."""
