@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 #: Command name -> "module:attribute" of a click command.
 BUILTIN_COMMANDS: dict[str, str] = {
     "eval": "toolscore.cli.eval:command",
+    "eval-batch": "toolscore.cli.batch:command",
     "validate": "toolscore.cli.validate:command",
     "plugins": "toolscore.cli.plugins:command",
     "regression": "toolscore.cli.regression:command",

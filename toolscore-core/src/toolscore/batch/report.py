@@ -1,0 +1,143 @@
+"""The aggregate report as text: JSON, Markdown and a console summary (HTML: :mod:`.html`).
+
+Every view shows the same numbers: mean and percentiles of the score, the grade distribution,
+failure rates per tool and per finding code, the worst cases with their ``file:line``, and
+with a baseline the cases that regressed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from toolscore.batch.aggregate import Aggregate
+
+
+def render_json(aggregate: Aggregate) -> str:
+    return json.dumps(aggregate.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
+def _f(value: float | None, digits: int = 3) -> str:
+    return "n/a" if value is None or value != value else f"{value:.{digits}f}"
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _md(text: Any) -> str:
+    """``text`` safe inside a Markdown table cell."""
+    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(aggregate: Aggregate) -> str:
+    a = aggregate
+    lines = [
+        "# toolscore eval-batch",
+        "",
+        f"**{a.cases}** cases scored, **{a.bad_records}** bad records skipped"
+        + (f", {a.resumed} resumed from an earlier run" if a.resumed else "")
+        + ".",
+        "",
+        "## Score",
+        "",
+        "| mean | grade | min | " + " | ".join(f"p{p}" for p, _ in a.percentiles) + " | max |",
+        "|---" * (len(a.percentiles) + 4) + "|",
+        f"| {_f(a.mean)} | {a.grade} | {_f(a.minimum)} | "
+        + " | ".join(_f(v) for _, v in a.percentiles)
+        + f" | {_f(a.maximum)} |",
+        "",
+        "## Grades",
+        "",
+        "| grade | cases | share |",
+        "|---|---|---|",
+        *(f"| {g} | {n} | {_pct(n / a.cases) if a.cases else 'n/a'} |" for g, n in a.grades),
+        "",
+        "## Failure rate per tool",
+        "",
+        "| tool | expected calls | failed | failure rate |",
+        "|---|---|---|---|",
+        *(
+            f"| {_md(t.tool)} | {t.expected} | {t.failed} | {_pct(t.failure_rate)} |"
+            for t in a.tools
+        ),
+        "",
+        "## Findings",
+        "",
+        "| code | cases | share of cases | occurrences |",
+        "|---|---|---|---|",
+        *(f"| {f.code} | {f.cases} | {_pct(f.rate)} | {f.count} |" for f in a.findings),
+        "",
+        "## Worst cases",
+        "",
+        "| id | score | grade | record |",
+        "|---|---|---|---|",
+        *(f"| {_md(c.id)} | {_f(c.score)} | {c.grade} | `{_md(c.source)}` |" for c in a.worst),
+    ]
+    if a.baseline is not None:
+        lines += [
+            "",
+            "## Regressions",
+            "",
+            f"Against `{_md(a.baseline)}`: {a.compared} cases compared, "
+            f"**{a.regression_count} regressed**, {a.improved_count} improved.",
+            "",
+            "| id | before | after | change | record |",
+            "|---|---|---|---|---|",
+            *(
+                f"| {_md(r.id)} | {_f(r.before)} | {_f(r.after)} | {r.delta:+.3f} | `{_md(r.source)}` |"
+                for r in a.regressions
+            ),
+        ]
+    if a.errors:
+        lines += ["", "## Bad records", "", *(f"- `{_md(e)}`" for e in a.errors)]
+    return "\n".join(lines) + "\n"
+
+
+def print_summary(aggregate: Aggregate, console: Any) -> None:
+    """A short summary on a rich console (tables of the headline numbers)."""
+    from rich.table import Table
+
+    a = aggregate
+    console.print(
+        f"[bold]{a.cases}[/] cases, mean score [bold]{_f(a.mean)}[/] (grade {a.grade}), "
+        f"{a.bad_records} bad record(s) skipped" + (f", {a.resumed} resumed" if a.resumed else "")
+    )
+    scores = Table(title="Score", title_justify="left")
+    for column in ("min", *(f"p{p}" for p, _ in a.percentiles), "max"):
+        scores.add_column(column, justify="right")
+    scores.add_row(_f(a.minimum), *(_f(v) for _, v in a.percentiles), _f(a.maximum))
+    console.print(scores)
+    grades = Table(title="Grades", title_justify="left")
+    for grade, _ in a.grades:
+        grades.add_column(grade, justify="right")
+    grades.add_row(*(str(n) for _, n in a.grades))
+    console.print(grades)
+    if a.tools:
+        tools = Table(title="Failure rate per tool (top 10)", title_justify="left")
+        for column in ("tool", "expected", "failed", "rate"):
+            tools.add_column(column, justify="left" if column == "tool" else "right")
+        for t in a.tools[:10]:
+            tools.add_row(t.tool, str(t.expected), str(t.failed), _pct(t.failure_rate))
+        console.print(tools)
+    if a.findings:
+        findings = Table(title="Findings", title_justify="left")
+        for column in ("code", "cases", "share", "occurrences"):
+            findings.add_column(column, justify="left" if column == "code" else "right")
+        for f in a.findings:
+            findings.add_row(f.code, str(f.cases), _pct(f.rate), str(f.count))
+        console.print(findings)
+    if a.worst:
+        worst = Table(title="Worst cases", title_justify="left")
+        for column in ("id", "score", "grade", "record"):
+            worst.add_column(column)
+        for c in a.worst[:10]:
+            worst.add_row(c.id, _f(c.score), c.grade, c.source)
+        console.print(worst)
+    if a.baseline is not None:
+        console.print(
+            f"Baseline {a.baseline}: {a.compared} compared, "
+            f"[bold]{a.regression_count} regressed[/], {a.improved_count} improved"
+        )
+        for r in a.regressions[:10]:
+            console.print(f"  {r.id}: {_f(r.before)} -> {_f(r.after)} ({r.delta:+.3f})  {r.source}")

@@ -1,0 +1,207 @@
+"""``toolscore eval-batch DATASET``: score a whole dataset, in parallel, resumably.
+
+The command is a thin shell over :func:`toolscore.batch.evaluate_dataset`: it turns options
+into arguments, prints bad records as they come (one line each, on stderr), shows progress,
+writes the aggregate reports and applies ``--fail-under`` to the mean score.
+
+Exit codes: 0 success (bad records skipped are reported, not fatal); 1 a handled error, a bad
+record with ``--fail-fast``, or ``--fail-under`` not met; 2 usage errors.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from toolscore.cli.options import Threshold, ThresholdType, WeightType, trace_format_option
+from toolscore.cli.output import ExitCode, handled_errors
+
+
+@click.command(name="eval-batch")
+@click.argument("dataset", type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--gold",
+    "gold_dir",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Folder of <trace id>.json gold files: DATASET is then OTLP exports.",
+)
+@trace_format_option
+@click.option(
+    "-o",
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("results.jsonl"),
+    show_default=True,
+    help="Per-case results, one JSON line per case (appended and fsynced per batch).",
+)
+@click.option("--resume", is_flag=True, help="Skip the case ids already in --out.")
+@click.option("--fail-fast", is_flag=True, help="Stop at the first bad record (default: skip it).")
+@click.option(
+    "-w",
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Parallel workers (default: one per CPU; 1 runs in this process).",
+)
+@click.option(
+    "--executor",
+    default="local",
+    show_default=True,
+    help="Executor plugin: local, or dask (toolscore-dask), ...",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    default=None,
+    help="Cluster scheduler address for --executor dask (default: a LocalCluster for the run).",
+)
+@click.option(
+    "--batch-size",
+    type=click.IntRange(min=1),
+    default=128,
+    show_default=True,
+    help="Cases per work unit.",
+)
+@click.option(
+    "--baseline",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="An earlier --out file: report the cases whose score dropped.",
+)
+@click.option(
+    "--json",
+    "json_report",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("toolscore-batch.json"),
+    show_default=True,
+    help="Aggregate JSON report path (always written).",
+)
+@click.option(
+    "--markdown", type=click.Path(dir_okay=False, path_type=Path), help="Also write Markdown."
+)
+@click.option("--html", type=click.Path(dir_okay=False, path_type=Path), help="Also write HTML.")
+@click.option(
+    "--worst", type=click.IntRange(min=0), default=10, show_default=True, help="Worst cases listed."
+)
+@click.option(
+    "--forbidden",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="JSON file of forbidden-call rules.",
+)
+@click.option(
+    "--weight",
+    "weights",
+    type=WeightType(),
+    multiple=True,
+    help="Override a score weight, e.g. --weight argument_f1=0.5 (repeatable).",
+)
+@click.option(
+    "--fail-under",
+    type=ThresholdType(),
+    default=None,
+    help="Exit 1 when the mean score (0.85 or 85%) or its grade (A-F) is below this.",
+)
+@click.option("-v", "--verbose", is_flag=True, help="Tracebacks on unexpected errors.")
+@click.pass_context
+def command(
+    ctx: click.Context,
+    dataset: Path,
+    gold_dir: Path | None,
+    trace_format: str,
+    out: Path,
+    resume: bool,
+    fail_fast: bool,
+    workers: int | None,
+    executor: str,
+    scheduler: str | None,
+    batch_size: int,
+    baseline: Path | None,
+    json_report: Path,
+    markdown: Path | None,
+    html: Path | None,
+    worst: int,
+    forbidden: Path | None,
+    weights: tuple[tuple[str, float], ...],
+    fail_under: Threshold | None,
+    verbose: bool,
+) -> None:
+    """Evaluate a dataset of cases (JSONL, gold/ + traces/, or OTLP) in parallel."""
+    from toolscore.batch import evaluate_dataset
+    from toolscore.batch.progress import Progress
+    from toolscore.batch.records import CaseError
+    from toolscore.cli import plugin_manager_for
+    from toolscore.cli.output import stdout_console
+    from toolscore.errors import MissingPluginError
+
+    pm = plugin_manager_for(ctx)
+    expected_errors = (
+        (FileNotFoundError, "File not found: "),
+        (MissingPluginError, ""),
+        (ValueError, "Invalid data: "),
+    )
+    with handled_errors(verbose, "Unexpected error: ", expected=expected_errors):
+        rules = None
+        if forbidden is not None:
+            from toolscore.metrics.policy import load_forbidden_rules
+
+            rules = load_forbidden_rules(forbidden, registry=pm.get_matchers())
+
+        def report(error: CaseError) -> None:
+            click.echo(f"bad record: {error.message}", err=True)
+
+        run = evaluate_dataset(
+            dataset,
+            workers=workers,
+            executor=executor,
+            scheduler=scheduler,
+            out=out,
+            resume=resume,
+            baseline=baseline,
+            fail_fast=fail_fast,
+            batch_size=batch_size,
+            format=trace_format,
+            weights=dict(weights) or None,
+            forbidden=rules,
+            gold_dir=gold_dir,
+            worst=worst,
+            on_error=report,
+            plugin_manager=pm,
+        )
+        progress = Progress(run.dataset.count() if sys.stderr.isatty() else None)
+        try:
+            for _ in run:
+                progress.advance()
+        finally:
+            progress.close()
+        aggregate = run.aggregate
+        _write_reports(aggregate, json_report, markdown, html)
+    from toolscore.batch.report import print_summary
+
+    console = stdout_console()
+    print_summary(aggregate, console)
+    console.print(f"> Results: {out}", markup=False)
+    for label, path in (("JSON", json_report), ("Markdown", markdown), ("HTML", html)):
+        if path is not None:
+            console.print(f"> {label} report: {path}", markup=False)
+    if fail_under is not None and aggregate.cases:
+        message = fail_under.failed_by(aggregate.mean, aggregate.grade)
+        if message is not None:
+            click.echo(message, err=True)
+            sys.exit(int(ExitCode.ERROR))
+
+
+def _write_reports(
+    aggregate: object, json_path: Path, markdown: Path | None, html: Path | None
+) -> None:
+    from toolscore.batch.aggregate import Aggregate
+    from toolscore.batch.html import render_html
+    from toolscore.batch.report import render_json, render_markdown
+    from toolscore.fileio import atomic_write_text
+
+    assert isinstance(aggregate, Aggregate)
+    atomic_write_text(json_path, render_json(aggregate))
+    if markdown is not None:
+        atomic_write_text(markdown, render_markdown(aggregate))
+    if html is not None:
+        atomic_write_text(html, render_html(aggregate))
