@@ -71,6 +71,22 @@ MATCHER_FORMS: list[Any] = [
     {"$type": "number"},
 ]
 
+#: ``metadata`` of actual calls: failure fields in every form the reference reads there.
+METADATA_FORMS: list[dict[str, Any]] = [
+    {"is_error": True},
+    {"is_error": False},
+    {"is_error": "yes"},
+    {"is_error": 1},
+    {"error": "boom"},
+    {"error": ""},
+    {"error": True},
+    {"error": False},
+    {"error": {"code": 1}},
+    {"error": None, "is_error": True},
+    {"error": "late", "is_error": False},
+    {"id": "m1", "note": "kept"},
+]
+
 
 def rand_value(rng: random.Random, depth: int = 0) -> Any:
     roll = rng.random()
@@ -160,6 +176,9 @@ def actual_from(rng: random.Random, expected: list[dict[str, Any]]) -> list[dict
             item["is_error"] = rng.choice([True, False, "yes"])
         if rng.random() < 0.1:
             item["result"] = rng.choice([{"status": 200}, "ok", 3, None])
+        if rng.random() < 0.15:
+            # The reference records failures in the call's metadata, under the top-level keys.
+            item["metadata"] = copy.deepcopy(rng.choice(METADATA_FORMS))
         actual.append(item)
         if rng.random() < 0.1:
             actual.append(copy.deepcopy(item))  # duplicate
@@ -332,6 +351,7 @@ def test_cases_cover_the_interesting_shapes(reference_results: Any) -> None:
         kinds["errors"] += bool(
             ref.get("metrics", {}).get("efficiency_metrics", {}).get("error_count")
         )
+        kinds["metadata"] += any("metadata" in call for call in case["actual"])
         kinds["partial_f1"] += (
             0 < ref.get("metrics", {}).get("argument_metrics", {}).get("f1", 0) < 1
         )
@@ -344,6 +364,7 @@ def test_cases_cover_the_interesting_shapes(reference_results: Any) -> None:
         "violations",
         "long",
         "errors",
+        "metadata",
     ):
         assert kinds[kind] >= 5, (kind, kinds)
     assert kinds["partial_f1"] >= 50, kinds

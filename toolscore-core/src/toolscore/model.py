@@ -126,7 +126,9 @@ def call_from_dict(item: Any, index: int = 0) -> ToolCall:
 
     Error semantics follow the reference: a bool ``error`` sets the flag; any other truthy
     ``error`` becomes the message (``str()`` of it) and marks the call failed; a bool
-    ``is_error`` then overrides the flag, but a non-empty message always wins.
+    ``is_error`` then overrides the flag, but a non-empty message always wins. ``error`` and
+    ``is_error`` inside ``metadata`` count too (the reference records failures there); the
+    top-level keys take precedence over them.
     """
     # Plain dicts skip the (slow) abstract-class check; evaluate() converts every call.
     if type(item) is not dict and not isinstance(item, Mapping):
@@ -139,19 +141,25 @@ def call_from_dict(item: Any, index: int = 0) -> ToolCall:
     metadata: dict[str, Any] = (
         {} if raw_meta is None or not isinstance(raw_meta, Mapping) else dict(raw_meta)
     )
-    error_value = get("error")
-    message: str | None = None
-    flag = False
-    if isinstance(error_value, bool):
-        flag = error_value
-    elif error_value:
-        message = error_value if isinstance(error_value, str) else str(error_value)
-        flag = True
+    # The reference keeps failures in the call's metadata: top-level ``error``/``is_error``
+    # are written over ``metadata``'s, then ``is_error is True`` or a truthy ``error`` fails
+    # the call. Reading both in that order gives the same verdict for every combination.
+    error_value = metadata.get("error")
+    flag_value = metadata.get("is_error")
+    if "error" in item:
+        top_error = get("error")
+        if isinstance(top_error, bool):
+            flag_value = top_error
+        elif top_error:
+            error_value = top_error if isinstance(top_error, str) else str(top_error)
+            flag_value = True
     is_error_value = get("is_error")
     if isinstance(is_error_value, bool):
-        flag = is_error_value
-    if message:
-        flag = True
+        flag_value = is_error_value
+    message: str | None = None
+    if error_value and not isinstance(error_value, bool):
+        message = error_value if isinstance(error_value, str) else str(error_value)
+    flag = flag_value is True or bool(error_value)
     call_id = get("id")
     return ToolCall.from_fields(
         tool if type(tool) is str else str(tool),
