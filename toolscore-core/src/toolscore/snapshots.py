@@ -461,8 +461,8 @@ class SnapshotStore:
             return text
         except (TypeError, ValueError) as exc:
             raise ValueError(
-                f"Cannot save snapshot {snapshot.name!r}: tool-call arguments must be plain JSON "
-                f"values ({exc}). Convert values such as datetime, Decimal or numpy scalars to "
+                f"Cannot save snapshot {snapshot.name!r}: tool-call arguments must be "
+                f"JSON-serializable plain JSON values ({exc}). Convert values such as datetime, Decimal or numpy scalars to "
                 "strings, numbers, booleans, lists or objects before recording."
             ) from exc
 
