@@ -1,0 +1,135 @@
+"""Throughput and peak memory of ``toolscore eval-batch`` against a plain ``evaluate()`` loop.
+
+Generates a dataset of N cases of 1-20 calls (deterministic), then times, each in a fresh
+process: ``plain`` (read a line, ``json.loads``, ``toolscore.evaluate``, write the same
+result line, no fsync), ``workers1`` and ``workers2`` (the local executor) and ``dask`` (a
+LocalCluster of 2 workers). Prints cases/s, the parent's peak RSS and the largest child's,
+and the load average at the start, as one JSON object per mode.
+
+    python benchmarks/bench_batch.py --cases 200000 --modes plain,workers1,workers2,dask
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TOOLS = ("search", "book", "pay", "email", "lookup", "cancel", "refund", "weather")
+
+
+def generate(path: Path, n: int, seed: int = 7) -> None:
+    rnd = random.Random(seed)
+    with path.open("w", encoding="utf-8") as handle:
+        for i in range(n):
+            expected = [
+                {"tool": rnd.choice(TOOLS), "args": {"q": rnd.randint(0, 5), "n": rnd.choice("ab")}}
+                for _ in range(rnd.randint(1, 20))
+            ]
+            actual = []
+            for call in expected:
+                roll = rnd.random()
+                if roll < 0.1:
+                    continue
+                if roll < 0.2:
+                    actual.append({"tool": call["tool"], "args": {"q": -1, "n": "a"}})
+                    continue
+                actual.append(call)
+                if roll > 0.97:
+                    actual.append({"tool": rnd.choice(TOOLS), "args": {}})
+            handle.write(
+                json.dumps({"id": f"case-{i:07d}", "expected": expected, "actual": actual}) + "\n"
+            )
+
+
+def plain(dataset: Path, out: Path) -> int:
+    import toolscore
+    from toolscore.result import json_safe
+
+    n = 0
+    with dataset.open(encoding="utf-8") as source, out.open("w", encoding="utf-8") as sink:
+        for line in source:
+            record = json.loads(line)
+            result = toolscore.evaluate(record["expected"], record["actual"])
+            sink.write(
+                json.dumps(
+                    {"id": record["id"], "score": result.score, "grade": result.grade,
+                     "metrics": json_safe(result.metrics)}
+                ) + "\n"
+            )  # fmt: skip
+            n += 1
+    return n
+
+
+def batch(dataset: Path, out: Path, workers: int, executor: str) -> int:
+    from toolscore.batch import evaluate_dataset
+
+    run = evaluate_dataset(dataset, workers=workers, executor=executor, out=out)
+    return run.finish().cases
+
+
+def child(mode: str, dataset: Path, out: Path) -> None:
+    start = time.perf_counter()
+    if mode == "plain":
+        n = plain(dataset, out)
+    elif mode == "dask":
+        n = batch(dataset, out, 2, "dask")
+    else:
+        n = batch(dataset, out, int(mode.removeprefix("workers")), "local")
+    elapsed = time.perf_counter() - start
+    print(
+        json.dumps(
+            {
+                "mode": mode,
+                "cases": n,
+                "seconds": round(elapsed, 2),
+                "cases_per_s": round(n / elapsed, 1),
+                "parent_peak_rss_mb": round(
+                    resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1
+                ),
+                "largest_child_peak_rss_mb": round(
+                    resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1
+                ),
+            }
+        ),
+        flush=True,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=200_000)
+    parser.add_argument("--modes", default="plain,workers1,workers2,dask")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--dataset", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child, args.dataset, args.out)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        dataset = Path(tmp) / f"cases-{args.cases}.jsonl"
+        generate(dataset, args.cases)
+        print(json.dumps({"cases": args.cases, "dataset_mb": round(dataset.stat().st_size / 2**20, 1),
+                          "cpus": os.cpu_count()}), flush=True)  # fmt: skip
+        for mode in args.modes.split(","):
+            load = os.getloadavg()
+            print(
+                json.dumps({"mode": mode, "load_before": [round(x, 2) for x in load]}), flush=True
+            )
+            subprocess.run(
+                [sys.executable, __file__, "--child", mode, "--dataset", str(dataset),
+                 "--out", str(Path(tmp) / f"{mode}.jsonl")],
+                check=True,
+            )  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,249 @@
+"""evaluate_dataset and ``toolscore eval-batch``: results, aggregate, bad records, resume."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import toolscore
+from batch_support import make_dataset, sorted_lines
+from toolscore.batch import BadRecordError, evaluate_dataset
+from toolscore.batch.aggregate import percentiles
+
+TOOLSCORE = [sys.executable, "-m", "toolscore"]
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*TOOLSCORE, *args], cwd=cwd, capture_output=True, text=True, timeout=300, check=False
+    )
+
+
+def test_workers_1_and_2_write_identical_results(tmp_path: Path) -> None:
+    make_dataset(tmp_path / "cases.jsonl", 300)
+    for workers in ("1", "2"):
+        proc = _cli(
+            "eval-batch", "cases.jsonl", "--workers", workers, "--batch-size", "16",
+            "--out", f"w{workers}.jsonl", "--json", f"w{workers}.json", cwd=tmp_path,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+    one, two = tmp_path / "w1.jsonl", tmp_path / "w2.jsonl"
+    assert one.read_bytes() == two.read_bytes()  # same order too, not only the same set
+    assert sorted_lines(one) == sorted_lines(two)
+    assert json.loads((tmp_path / "w1.json").read_text()) == json.loads(
+        (tmp_path / "w2.json").read_text()
+    )
+
+
+def test_aggregate_equals_a_plain_loop_over_evaluate(tmp_path: Path) -> None:
+    records = make_dataset(tmp_path / "cases.jsonl", 250, seed=11)
+    run = evaluate_dataset(tmp_path / "cases.jsonl", workers=1, batch_size=32)
+    results = list(run)
+    aggregate = run.aggregate
+
+    plain = [toolscore.evaluate(r["expected"], r["actual"]) for r in records]  # type: ignore[arg-type]
+    scores = [r.score for r in plain]
+    assert [r.id for r in results] == [r["id"] for r in records]
+    assert [r.score for r in results] == scores
+    assert [r.metrics for r in results] == [json.loads(json.dumps(r.metrics)) for r in plain]
+    assert aggregate.cases == len(records)
+    assert aggregate.mean == math.fsum(scores) / len(scores)
+    ordered = sorted(scores)
+    for p, value in aggregate.percentiles:
+        rank = (len(ordered) - 1) * p / 100
+        low = math.floor(rank)
+        high = min(low + 1, len(ordered) - 1)
+        assert value == pytest.approx(ordered[low] + (ordered[high] - ordered[low]) * (rank - low))
+    assert dict(aggregate.grades) == {
+        g: sum(1 for r in plain if r.grade == g) for g in ("A", "B", "C", "D", "F")
+    }
+    missing = sum(1 for r in plain if r.alignment and r.alignment.unmatched_expected)
+    assert {f.code: f.cases for f in aggregate.findings}["missing_call"] == missing
+    worst = sorted(range(len(scores)), key=lambda i: (scores[i], i))[:10]
+    assert [c.id for c in aggregate.worst] == [records[i]["id"] for i in worst]
+    assert aggregate.worst[0].source == f"{tmp_path / 'cases.jsonl'}:{worst[0] + 1}"
+    expected_calls = {t.tool: t.expected for t in aggregate.tools}
+    assert sum(expected_calls.values()) == sum(len(r["expected"]) for r in records)  # type: ignore[arg-type]
+
+
+def test_percentiles_interpolate_like_numpy_linear() -> None:
+    counts = {0.0: 1, 0.5: 2, 1.0: 1}  # 0, .5, .5, 1
+    assert percentiles(counts, 4, (0, 25, 50, 100)) == [0.0, 0.375, 0.5, 1.0]
+
+
+def test_bad_records_are_reported_skipped_and_counted(tmp_path: Path) -> None:
+    good = json.dumps({"id": "ok", "expected": [{"tool": "a"}], "actual": [{"tool": "a"}]})
+    lines = [
+        good,
+        "{not json",
+        json.dumps({"id": "e1", "expected": [{"tool": "a", "args": 3}], "actual": []}),
+        json.dumps({"expected": [], "actual": []}),
+        json.dumps({"id": "e3", "expected": [], "actual": [{"args": {}}]}),
+        json.dumps({"id": "ok2", "expected": [{"tool": "b"}], "actual": []}),
+    ]
+    (tmp_path / "cases.jsonl").write_text("\n".join(lines) + "\n")
+    proc = _cli("eval-batch", "cases.jsonl", "--workers", "1", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    bad = [line for line in proc.stderr.splitlines() if line.startswith("bad record:")]
+    name = "cases.jsonl"
+    assert bad[0].startswith(f"bad record: {name}:2: invalid JSON")
+    assert bad[1].startswith(f"bad record: {name}:3: $.expected[0].args: ")
+    assert (
+        bad[2]
+        == f"bad record: {name}:4: $.id: expected a non-empty string or integer id, got nothing"
+    )
+    assert bad[3].startswith(f"bad record: {name}:5: $.actual")
+    assert len(bad) == 4
+    ids = [json.loads(line)["id"] for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert ids == ["ok", "ok2"]
+    report = json.loads((tmp_path / "toolscore-batch.json").read_text())
+    assert report["cases"] == 2
+    assert report["bad_records"] == 4
+
+
+def test_fail_fast_stops_and_keeps_what_was_written(tmp_path: Path) -> None:
+    rows = [
+        {"id": f"g{i}", "expected": [{"tool": "a"}], "actual": [{"tool": "a"}]} for i in range(5)
+    ]
+    text = "".join(json.dumps(r) + "\n" for r in rows[:3]) + "[]\n" + json.dumps(rows[3]) + "\n"
+    (tmp_path / "cases.jsonl").write_text(text)
+    proc = _cli(
+        "eval-batch",
+        "cases.jsonl",
+        "--workers",
+        "1",
+        "--batch-size",
+        "2",
+        "--fail-fast",
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 1
+    assert "cases.jsonl:4: $: expected an object" in proc.stderr
+    ids = [json.loads(line)["id"] for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert ids == ["g0", "g1", "g2"]
+    with pytest.raises(BadRecordError):
+        list(evaluate_dataset(tmp_path / "cases.jsonl", workers=1, fail_fast=True))
+
+
+def test_resume_after_kill_9_loses_and_duplicates_nothing(tmp_path: Path) -> None:
+    make_dataset(tmp_path / "cases.jsonl", 3000, seed=5)
+    reference = _cli(
+        "eval-batch", "cases.jsonl", "--workers", "1", "--out", "ref.jsonl", cwd=tmp_path
+    )
+    assert reference.returncode == 0, reference.stderr
+    out = tmp_path / "killed.jsonl"
+    proc = subprocess.Popen(
+        [*TOOLSCORE, "eval-batch", "cases.jsonl", "--workers", "2", "--batch-size", "8",
+         "--out", str(out)],
+        cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 200_000):
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGKILL)  # the CLI and its pool workers, mid-run
+    proc.wait()
+    written = out.read_text().count("\n")
+    assert 0 < written < 3000, "the kill must land mid-run"
+    with out.open("ab") as handle:  # simulate a write torn by the kill
+        handle.write(b'{"id": "c02999", "score": 0.5, "gra')
+    resumed = _cli(
+        "eval-batch", "cases.jsonl", "--workers", "2", "--resume", "--out", str(out), cwd=tmp_path
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert sorted_lines(out) == sorted_lines(tmp_path / "ref.jsonl")
+    report = json.loads((tmp_path / "toolscore-batch.json").read_text())
+    assert report["cases"] == 3000
+    assert report["resumed"] == written
+
+
+def test_baseline_lists_regressions(tmp_path: Path) -> None:
+    old = [
+        {
+            "id": f"r{i}",
+            "expected": [{"tool": "a", "args": {"x": 1}}],
+            "actual": [{"tool": "a", "args": {"x": 1}}],
+        }
+        for i in range(3)
+    ]
+    (tmp_path / "old.jsonl").write_text("".join(json.dumps(r) + "\n" for r in old))
+    assert (
+        _cli(
+            "eval-batch", "old.jsonl", "-w", "1", "--out", "old-results.jsonl", cwd=tmp_path
+        ).returncode
+        == 0
+    )
+    new = [dict(r) for r in old]
+    new[1] = {**new[1], "actual": [{"tool": "a", "args": {"x": 2}}]}
+    (tmp_path / "new.jsonl").write_text("".join(json.dumps(r) + "\n" for r in new))
+    proc = _cli(
+        "eval-batch", "new.jsonl", "-w", "1", "--baseline", "old-results.jsonl",
+        "--html", "r.html", "--markdown", "r.md", "--fail-under", "0.95", cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 1
+    assert "below the required" in proc.stderr
+    report = json.loads((tmp_path / "toolscore-batch.json").read_text())
+    assert report["baseline"]["regressed"] == 1
+    assert report["baseline"]["regressions"][0]["id"] == "r1"
+    assert report["baseline"]["regressions"][0]["source"].endswith("new.jsonl:2")
+    page = (tmp_path / "r.html").read_text()
+    assert page.count("<svg") == 2
+    assert "<script" not in page
+    assert "r1" in page
+    assert "## Regressions" in (tmp_path / "r.md").read_text()
+
+
+def test_html_escapes_text_from_the_data(tmp_path: Path) -> None:
+    row = {"id": "<img src=x>", "expected": [{"tool": "<b>t</b>"}], "actual": []}
+    (tmp_path / "cases.jsonl").write_text(json.dumps(row) + "\n")
+    proc = _cli("eval-batch", "cases.jsonl", "-w", "1", "--html", "r.html", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    page = (tmp_path / "r.html").read_text()
+    assert "<img" not in page
+    assert "<b>t</b>" not in page
+    assert "&lt;img src=x&gt;" in page
+    assert "&lt;b&gt;t&lt;/b&gt;" in page
+
+
+def test_folder_pair_dataset(tmp_path: Path) -> None:
+    (tmp_path / "gold").mkdir()
+    (tmp_path / "traces").mkdir()
+    (tmp_path / "gold" / "one.json").write_text(
+        json.dumps([{"tool": "a", "args": {"q": {"$regex": "h.*"}}}])
+    )
+    (tmp_path / "traces" / "one.json").write_text(
+        json.dumps([{"tool": "a", "args": {"q": "hello"}}])
+    )
+    (tmp_path / "traces" / "two.json").write_text(json.dumps([{"tool": "a"}]))
+    errors: list[str] = []
+    run = evaluate_dataset(tmp_path, workers=1, on_error=lambda e: errors.append(e.message))
+    results = list(run)
+    assert [(r.id, r.score) for r in results] == [("one", 1.0)]
+    assert len(errors) == 1
+    assert "two.json" in errors[0]
+    assert "no gold file" in errors[0]
+
+
+def test_unknown_executor_says_which_distribution(tmp_path: Path) -> None:
+    make_dataset(tmp_path / "cases.jsonl", 2)
+    proc = _cli("--no-plugins", "eval-batch", "cases.jsonl", "--executor", "dask", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "pip install toolscore-dask" in proc.stderr
+
+
+def test_import_toolscore_and_help_do_not_import_batch() -> None:
+    code = (
+        "import sys, toolscore\n"
+        "from toolscore.cli import cli\n"
+        "try:\n    cli.main(['--help'], standalone_mode=False)\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('toolscore.batch.') or m.startswith('distributed')))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    # toolscore.batch.local is the built-in plugin module (a hookimpl and a spec): nothing else.
+    assert proc.stdout.strip().splitlines()[-1] == "['toolscore.batch.local']"
