@@ -113,12 +113,10 @@ def _base(context: ConformanceContext) -> tuple[str, dict[str, str], str]:
 async def _end(url: str, headers: Mapping[str, str], answer: HttpAnswer, timeout: float) -> None:
     session = answer.headers.get("mcp-session-id")
     if session:
-        try:
+        with contextlib.suppress(OSError):
             await http_exchange(
                 url, "DELETE", None, {**headers, "Mcp-Session-Id": session}, timeout
             )
-        except OSError:
-            pass
 
 
 async def _protocol_version(context: ConformanceContext) -> list[ConformanceFinding]:
