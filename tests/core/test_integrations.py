@@ -79,15 +79,30 @@ def test_auto_extract_returns_call_lists_unchanged() -> None:
 
 def test_auto_extract_reads_canonical_documents(builtin_pm: ToolscorePluginManager) -> None:
     payload = {"calls": [{"tool": "a", "args": {"x": 1}, "id": "c1"}, {"tool": "b"}]}
+    # tool-scorer's keys are always there (None when unknown): code reads them unguarded.
     assert auto_extract(payload, plugin_manager=builtin_pm) == [
-        {"tool": "a", "args": {"x": 1}, "id": "c1"},
-        {"tool": "b", "args": None},
+        {
+            "tool": "a",
+            "args": {"x": 1},
+            "result": None,
+            "is_error": False,
+            "error": None,
+            "id": "c1",
+        },
+        {"tool": "b", "args": None, "result": None, "is_error": False, "error": None, "id": None},
     ]
 
 
 def test_auto_extract_reads_custom_lists(builtin_pm: ToolscorePluginManager) -> None:
     assert auto_extract([{"name": "s", "arguments": {"q": 1}}], plugin_manager=builtin_pm) == [
-        {"tool": "s", "args": {"q": 1}}
+        {
+            "tool": "s",
+            "args": {"q": 1},
+            "result": None,
+            "is_error": False,
+            "error": None,
+            "id": None,
+        }
     ]
 
 
@@ -143,9 +158,11 @@ def test_third_party_from_helper_resolves_through_the_registry(
 ) -> None:
     only_builtins.register(MyLLMPlugin(), name="myllm-plugin")
     from_myllm = integrations.from_myllm
-    assert from_myllm(MYLLM) == [{"tool": "search", "args": {"q": "x"}, "id": "s1"}]
+    read = [{"tool": "search", "args": {"q": "x"}, "result": None}]
+    read[0] |= {"is_error": False, "error": None, "id": "s1"}
+    assert from_myllm(MYLLM) == read
     # and the same extractor is picked by detection
-    assert auto_extract(MYLLM) == [{"tool": "search", "args": {"q": "x"}, "id": "s1"}]
+    assert auto_extract(MYLLM) == read
 
 
 def test_unknown_from_name_is_an_attribute_error(only_builtins: ToolscorePluginManager) -> None:
@@ -184,3 +201,34 @@ def test_judge_config_without_toolscore_judge_says_what_to_install() -> None:
         "MissingPluginError JudgeConfig JudgeConfig needs the toolscore-judge distribution: "
         "pip install toolscore-judge"
     )
+
+
+def test_extracted_dicts_carry_failures_and_timings(builtin_pm: ToolscorePluginManager) -> None:
+    """Failures, results and timings a trace records come back under tool-scorer's keys."""
+    payload = {
+        "calls": [
+            {"tool": "a", "args": {}, "error": "boom", "duration": 0.5, "cost": 0.01},
+            {"tool": "b", "args": {}, "result": {"ok": True}},
+        ]
+    }
+    first, second = auto_extract(payload, plugin_manager=builtin_pm)
+    assert (first["is_error"], first["error"], first["duration"], first["cost"]) == (
+        True,
+        "boom",
+        0.5,
+        0.01,
+    )
+    assert (second["result"], second["is_error"], second["error"]) == ({"ok": True}, False, None)
+    assert "duration" not in second
+
+
+class _OnlyModelDump:
+    """An object whose only interface is a bare ``model_dump()`` (not pydantic's)."""
+
+    def model_dump(self) -> dict[str, Any]:
+        return {"calls": [{"tool": "ping", "args": {}}]}
+
+
+def test_objects_that_only_offer_model_dump_are_dumped(builtin_pm: ToolscorePluginManager) -> None:
+    (call,) = auto_extract(_OnlyModelDump(), plugin_manager=builtin_pm)
+    assert (call["tool"], call["args"]) == ("ping", {})

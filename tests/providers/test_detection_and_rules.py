@@ -174,7 +174,9 @@ def test_unparseable_arguments_are_kept_and_reported() -> None:
         ]
     }
     (call,) = EXTRACTORS["openai"].extract(payload)
-    assert call.args == {"raw": "{'bad': json}"}
+    # tool-scorer's {} for the score; the text and the decoder's error kept in metadata.
+    assert call.args == {}
+    assert call.metadata["raw_arguments"] == "{'bad': json}"
     assert call.metadata["args_parse_error"].startswith(
         "invalid JSON arguments: Expecting property name"
     )

@@ -16,7 +16,7 @@ CASES: dict[str, tuple[str, list[tuple[str, dict[str, Any]]], dict[int, dict[str
             ("get_weather", {"city": "Paris", "unit": "c"}),
             ("search_flights", {"from": "CDG", "to": "JFK", "filters": {"max_stops": 1}}),
             ("run_sql", {"input": "SELECT * FROM trips WHERE city = 'Paris'"}),
-            ("book", {"raw": '{"seat": 12'}),
+            ("book", {}),
         ],
         {0: {"id": "call_1"}, 2: {"id": "call_3"}},
     ),

@@ -80,7 +80,7 @@ def test_eval_reports_arguments_a_model_truncated(tmp_path: Path) -> None:
     assert (
         f"Warning: {trace}: call 1 (book): arguments could not be read (invalid JSON "
         "arguments: Unterminated string starting at: line 1 column 10 (char 9)); "
-        "scored as the raw text"
+        "scored as no arguments"
     ) in done.stderr
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["summary"]["score"] < 1.0

@@ -1,8 +1,9 @@
 """Problems in the input that toolscore scores anyway, and tells the user about.
 
-Extractors keep arguments that arrived as text that is not JSON (a truncated stream, a model
-that wrote prose) as ``{"raw": text}`` and note the decoder's error in the call's metadata
-(``args_parse_error``), rather than scoring them silently as ``{}``. The CLI prints these
+Arguments that arrived as text that is not JSON (a truncated stream, a model that wrote
+prose) are scored as tool-scorer scores them (``{}``; OpenTelemetry spans: ``{"value": text}``),
+and the extractor notes the decoder's error (``args_parse_error``) and the text
+(``raw_arguments``) in the call's metadata, so nothing is scored silently. The CLI prints these
 notes, and the fix list names them, so a low argument score is not a mystery.
 """
 
@@ -30,7 +31,7 @@ def argument_problems(calls: Sequence[ToolCall]) -> list[str]:
     """One line per call whose arguments could not be read, numbered from 1 as in reports."""
     return [
         f"call {number} ({call.tool}): arguments could not be read ({problem}); "
-        "scored as the raw text"
+        + ("scored as the raw text" if call.args else "scored as no arguments")
         for number, call in enumerate(calls, 1)
         if (problem := argument_problem(call)) is not None
     ]

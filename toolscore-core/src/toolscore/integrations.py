@@ -14,10 +14,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from toolscore.errors import MissingPluginError
+from toolscore.errors import InputError, MissingPluginError
 from toolscore.model import ToolCall, calls_from_dicts
 
 if TYPE_CHECKING:
@@ -119,12 +119,30 @@ def _plugin_manager(pm: ToolscorePluginManager | None) -> ToolscorePluginManager
     return get_plugin_manager()
 
 
+def _dumped(actual: Any) -> Any:
+    """``actual.model_dump()`` for an object that offers only that (no extractor reads the
+    object itself), as tool-scorer dumps such objects; ``None`` when there is nothing to dump."""
+    if actual is None or isinstance(actual, (Mapping, list, tuple, str, bytes, int, float)):
+        return None
+    dump = getattr(actual, "model_dump", None)
+    if not callable(dump):
+        return None
+    try:
+        value = dump()
+    except Exception:
+        return None
+    return value if isinstance(value, (Mapping, list)) else None
+
+
 def _extract_detected(actual: Any, pm: ToolscorePluginManager | None) -> list[ToolCall]:
     from toolscore.builtin.detection import detect, extractor_for, known_formats
 
     pm = _plugin_manager(pm)
     registry = pm.get_extractors()
     chosen = detect(actual, pm)
+    if chosen is None and (dumped := _dumped(actual)) is not None:
+        actual = dumped
+        chosen = detect(actual, pm)
     if chosen is None:
         message = _NOT_DETECTED.format(kind=type(actual).__name__)
         looked_for = ", ".join(known_formats(registry))
@@ -150,13 +168,25 @@ def extract_calls(
 
 
 def calls_to_dicts(calls: list[ToolCall]) -> list[dict[str, Any]]:
-    """The reference's shape for extracted calls: ``tool`` and ``args`` always, plus every
-    other field the extractor found (id, result, error, duration, metadata, ...)."""
+    """The reference's shape for extracted calls: ``tool``, ``args``, ``result``, ``is_error``,
+    ``error`` and ``id`` always (``None`` when unknown, as tool-scorer's ``from_otel`` sets
+    them), plus ``duration``, ``cost``, ``timestamp`` and ``metadata`` when known."""
     out = []
     for call in calls:
-        record = call.to_dict()
-        if call.args is not None:
-            record["args"] = dict(call.args)
+        record: dict[str, Any] = {
+            "tool": call.tool,
+            "args": dict(call.args) if call.args is not None else None,
+        }
+        record["result"] = call.result
+        record["is_error"] = call.is_error
+        record["error"] = call.error
+        for key in ("duration", "cost", "timestamp"):
+            value = getattr(call, key)
+            if value is not None:
+                record[key] = value
+        record["id"] = call.id
+        if call.metadata:
+            record["metadata"] = dict(call.metadata)
         out.append(record)
     return out
 
@@ -206,7 +236,14 @@ def extractor_function(name: str) -> Callable[..., list[dict[str, Any]]]:
             raise MissingPluginError(
                 f"{name} needs the {distribution} distribution: pip install {distribution}"
             )
-        return calls_to_dicts(list(extractor_for(registry, spec_name).extract(payload)))
+        extractor = extractor_for(registry, spec_name)
+        try:
+            return calls_to_dicts(list(extractor.extract(payload)))
+        except InputError:
+            dumped = _dumped(payload)
+            if dumped is None:
+                raise
+            return calls_to_dicts(list(extractor.extract(dumped)))
 
     helper.__name__ = helper.__qualname__ = name
     helper.__doc__ = (

@@ -31,6 +31,7 @@ __all__ = [
     "located",
     "messages_of",
     "module_root",
+    "note_unreadable_args",
     "parse_args",
     "plain",
     "present",
@@ -241,8 +242,9 @@ def parse_args(value: Any) -> tuple[Mapping[str, Any], str | None]:
 
     * a mapping is used as it is (SDK objects are converted with :func:`plain`);
     * a JSON string is decoded; ``""`` and ``null`` mean no arguments;
-    * a string that is not JSON is kept as ``{"raw": value}`` and the error returned, so the
-      caller can report it instead of silently scoring ``{}``;
+    * a string that is not JSON gives ``{}``, as tool-scorer does (nothing is invented), and
+      the error is returned: the caller records it and the raw text with
+      :func:`note_unreadable_args`, so nothing is lost and the CLI can warn;
     * any other JSON value (a number, an array) becomes ``{"value": value}``.
     """
     if isinstance(value, dict):
@@ -258,11 +260,27 @@ def parse_args(value: Any) -> tuple[Mapping[str, Any], str | None]:
             try:
                 decoded = json.loads(value)
             except (ValueError, RecursionError) as exc:
-                return {"raw": value}, _json_error(exc)
+                return {}, _json_error(exc)
         return _wrap(decoded), None
     if value is None:
         return {}, None
     return _wrap(plain(value)), None
+
+
+#: Metadata keys for arguments that could not be decoded: the decoder's error (the key
+#: :mod:`toolscore.input_checks` reads) and the text as it arrived.
+ARGS_PARSE_ERROR = "args_parse_error"
+RAW_ARGUMENTS = "raw_arguments"
+
+
+def note_unreadable_args(metadata: dict[str, Any], problem: str, raw: Any) -> None:
+    """Record in a call's ``metadata`` that its arguments could not be decoded, and their text.
+
+    Called when :func:`parse_args` returned a problem; the call's args are then ``{}``.
+    """
+    metadata[ARGS_PARSE_ERROR] = problem
+    if isinstance(raw, str):
+        metadata[RAW_ARGUMENTS] = raw
 
 
 def _wrap(decoded: Any) -> Mapping[str, Any]:
@@ -325,6 +343,12 @@ def plain(value: Any, _depth: int = 0) -> Any:
     if callable(dump):
         try:
             return dump(mode="json", exclude_unset=True)
+        except TypeError:
+            # A model_dump() that takes no options (not pydantic's): tool-scorer calls it bare.
+            try:
+                return plain(dump(), _depth + 1)
+            except Exception:
+                return value
         except Exception:
             return value
     fields = getattr(value, "__dataclass_fields__", None)
@@ -464,7 +488,7 @@ def new_draft(
     if extra:
         metadata.update(extra)
     if problem is not None:
-        metadata["args_parse_error"] = problem
+        note_unreadable_args(metadata, problem, raw_args)
     if isinstance(id, bool) or not isinstance(id, (str, int)):
         id = None
     return CallDraft(name, args, id=id, metadata=metadata)

@@ -16,6 +16,8 @@ from typing import Any
 from toolscore_providers._common import class_name, get, has, is_list, items, module_root, sample
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function", "model"})
+#: Roles only LangChain message dicts use.
+LANGCHAIN_ROLES = frozenset({"human", "ai"})
 
 ANTHROPIC_BLOCKS = frozenset(
     {
@@ -85,6 +87,10 @@ def tags(message: Any) -> frozenset[str]:
     role = get(message, "role")
     kind = get(message, "type")
     content = get(message, "content")
+    if isinstance(role, str) and role in LANGCHAIN_ROLES:
+        # LangChain's own role names in message dicts ({"role": "ai"}), as
+        # convert_to_messages accepts them.
+        out.update(("role", "langchain"))
     if isinstance(role, str) and role in ROLES:
         out.add("role")
         if role in ("tool", "function", "developer", "system"):

@@ -82,8 +82,8 @@ def _unwrap(message: Any) -> tuple[Any, Any]:
     if kind == "AIMessageChunk":
         kind = "ai"
     role = get(message, "role")
-    if kind is None and role in ("assistant", "tool"):
-        kind = "ai" if role == "assistant" else "tool"
+    if kind is None and role in ("assistant", "ai", "tool"):
+        kind = "tool" if role == "tool" else "ai"
     return message, kind
 
 

@@ -35,6 +35,7 @@ from toolscore_providers._common import (
     located,
     module_root,
     new_draft,
+    note_unreadable_args,
     parse_args,
     sample,
     text,
@@ -226,10 +227,11 @@ def _tool_call(entry: Any) -> CallDraft | None:
         if type(function) is dict:
             name = function.get("name")
             if name and type(name) is str:
-                args, problem = parse_args(function.get("arguments"))
+                raw_arguments = function.get("arguments")
+                args, problem = parse_args(raw_arguments)
                 metadata: dict[str, Any] = {"format": FORMAT, "kind": "tool_calls"}
                 if problem is not None:
-                    metadata["args_parse_error"] = problem
+                    note_unreadable_args(metadata, problem, raw_arguments)
                 return CallDraft(name, args, id=entry.get("id"), metadata=metadata)
     kind = get(entry, "type")
     function = get(entry, "function")
@@ -378,7 +380,7 @@ def _completion_fast(payload: dict[str, Any]) -> list[ToolCall] | None:
             call_id = entry.get("id")
             metadata = {"format": FORMAT, "kind": "tool_calls"}
             if problem is not None:
-                metadata["args_parse_error"] = problem
+                note_unreadable_args(metadata, problem, raw)
             # Positional: keyword arguments would make this call half again as slow.
             append(
                 ToolCall.from_fields(

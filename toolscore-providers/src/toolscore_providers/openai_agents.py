@@ -10,9 +10,15 @@ Reads:
   :mod:`toolscore_providers._responses`);
 * results from ``tool_call_output_item``s (``output``, matched by ``call_id``).
 
-Handoffs (``handoff_call_item``) are agent transfers, not tool calls, and are skipped, as the
-reference does. A list of plain Responses items (``result.to_input_list()``) is read too,
-though the ``openai`` format claims it first.
+* a ``raw_item`` without a ``type`` (``{"name", "arguments"}`` as an object or dict) as a
+  function call, as tool-scorer reads every raw item;
+* handoffs (``handoff_call_item``): the model called ``transfer_to_<agent>`` as a tool, so it
+  is a call, marked ``handoff: True`` in its metadata (with ``handoff_to``, the target agent's
+  name, from the ``handoff_output_item``). tool-scorer skips them; scoring what the model
+  actually called is the documented departure (docs/compat.md).
+
+A list of plain Responses items (``result.to_input_list()``) is read too, though the
+``openai`` format claims it first.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from toolscore.model import ToolCall
 
 from toolscore_providers import _responses
 from toolscore_providers._common import (
+    CallDraft,
     Drafts,
     decode_json,
     finish,
@@ -32,6 +39,7 @@ from toolscore_providers._common import (
     is_object,
     located,
     module_root,
+    new_draft,
     plain,
     sample,
     unreadable,
@@ -98,19 +106,44 @@ def extract(payload: Any) -> list[ToolCall]:
     for item in values:
         kind = get(item, "type")
         raw = get(item, "raw_item")
-        if kind == "tool_call_item":
-            found.add(_responses.call_from_item(raw, FORMAT))
-        elif kind == "tool_call_output_item":
+        if kind in _CALL_ITEMS:
+            draft = found.add(_call(raw))
+            if draft is not None and kind == "handoff_call_item":
+                draft.metadata["handoff"] = True
+        elif kind in _OUTPUT_ITEMS:
             draft = found.index.find(get(raw, "call_id", "id"))
             if draft is None:
                 continue
             output = get(item, "output") if _has_output(item) else get(raw, "output")
             draft.result = decode_json(plain(output))
+            target = get(get(item, "target_agent"), "name")
+            if kind == "handoff_output_item" and isinstance(target, str):
+                draft.metadata["handoff_to"] = target
         elif raw is None and _responses.is_item(item):
             draft = _responses.call_from_item(item, FORMAT)
             if found.add(draft) is None:
                 _responses.apply_output(item, found.index)
     return finish(found.drafts)
+
+
+#: Run items that carry a call the model made, and those that carry its output.
+_CALL_ITEMS = frozenset({"tool_call_item", "handoff_call_item"})
+_OUTPUT_ITEMS = frozenset({"tool_call_output_item", "handoff_output_item"})
+
+
+def _call(raw: Any) -> CallDraft | None:
+    """The call in a run item's ``raw_item``: a Responses item, or (no ``type``) a bare
+    ``name``/``arguments`` pair as tool-scorer reads it."""
+    if get(raw, "type") is not None:
+        return _responses.call_from_item(raw, FORMAT)
+    return new_draft(
+        FORMAT,
+        get(raw, "name"),
+        get(raw, "arguments"),
+        id=get(raw, "call_id", "id"),
+        kind="function_call",
+        where=raw,
+    )
 
 
 def _has_output(item: Any) -> bool:

@@ -284,6 +284,10 @@ def _draft(
     )
     if draft is None:
         return None
+    raw_arguments = attributes.get("gen_ai.tool.call.arguments")
+    if "args_parse_error" in draft.metadata and isinstance(raw_arguments, str):
+        # tool-scorer keeps a span's arguments that are not JSON as {"value": text}.
+        draft.args = {"value": raw_arguments}
     if "gen_ai.tool.call.result" in attributes:
         draft.result = decode_json(attributes["gen_ai.tool.call.result"])
     failed, message = _status(span)

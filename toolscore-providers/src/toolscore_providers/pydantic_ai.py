@@ -111,6 +111,8 @@ class _Reader(Drafts):
             if isinstance(provider, str):
                 extra["provider_name"] = provider
             raw = get(part, "args")
+            if raw is None:
+                raw = _args_as_dict(part)
             self.add(
                 new_draft(
                     FORMAT,
@@ -150,6 +152,18 @@ class _Reader(Drafts):
             return
         for part in items(get(message, "parts")):
             self.part(part)
+
+
+def _args_as_dict(part: Any) -> Any:
+    """A part's arguments from its ``args_as_dict()`` when ``args`` is not readable as a
+    field (tool-scorer prefers the method; objects may keep the arguments private)."""
+    method = getattr(part, "args_as_dict", None) if not isinstance(part, dict) else None
+    if not callable(method):
+        return None
+    try:
+        return method()
+    except Exception:
+        return None
 
 
 def _text(value: Any) -> str:
