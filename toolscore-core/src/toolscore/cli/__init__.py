@@ -96,15 +96,15 @@ def plugin_manager_for(ctx: click.Context) -> Any:
     root = ctx.find_root()
     if isinstance(root.obj, dict) and "plugin_manager" in root.obj:
         return root.obj["plugin_manager"]
-    import os
-
-    from toolscore.plugins import create_plugin_manager, reset_plugin_manager
+    from toolscore.plugins import create_plugin_manager, use_plugin_manager
 
     params = root.params
-    if params.get("no_plugins"):
-        os.environ["TOOLSCORE_NO_PLUGINS"] = "1"
-    pm = create_plugin_manager(disabled=tuple(params.get("disable_plugin") or ()))
-    reset_plugin_manager(pm)
+    pm = create_plugin_manager(
+        disabled=tuple(params.get("disable_plugin") or ()),
+        no_plugins=True if params.get("no_plugins") else None,
+    )
+    # This invocation's manager, for helpers that ask for none; it ends with the command.
+    root.with_resource(use_plugin_manager(pm))
     if not isinstance(root.obj, dict):
         root.obj = {}
     root.obj["plugin_manager"] = pm
