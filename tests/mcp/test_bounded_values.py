@@ -56,7 +56,7 @@ def test_mcp_test_on_absurd_schemas_finishes_small_and_reports_the_tools_as_not_
     assert "Traceback" not in done.stderr
     card = json.loads(report.read_text())
     tools = {tool["name"]: tool for tool in card["tools"]}
-    assert set(tools) == {"bulk_insert", "pad_text", "match_code", "tree", "echo"}
+    assert set(tools) == {"bulk_insert", "pad_text", "match_code", "tree", "status", "echo"}
     # The ordinary tool is still exercised and works.
     assert tools["echo"]["passed"] == tools["echo"]["total"] >= 1
     # Each absurd tool is not called: no argument set fits its schema within the bounds.

@@ -1,7 +1,8 @@
 """A stdio MCP server whose tool schemas ask for absurd values, for the bounded-value tests.
 
 ``minItems: 100000000``, ``minLength: 1e9``, a pattern of a billion repeats, a ``$ref`` back to
-the root with ``minItems: 1000`` at every level, and one ordinary tool. Every call is answered
+the root with ``minItems: 1000`` at every level, a tool whose answer makes its own
+``outputSchema`` pattern backtrack, and one ordinary tool. Every call is answered
 with the size of the arguments it received, so a test can see what was sent.
 """
 
@@ -53,6 +54,15 @@ TOOLS: list[dict[str, Any]] = [
         },
     },
     {
+        "name": "status",
+        "description": "Report the state.",
+        "inputSchema": {"type": "object", "properties": {}},
+        "outputSchema": {
+            "type": "object",
+            "properties": {"state": {"type": "string", "pattern": "(a|aa)+$"}},
+        },
+    },
+    {
         "name": "echo",
         "description": "Echo a message back.",
         "inputSchema": {
@@ -67,6 +77,9 @@ TOOLS: list[dict[str, Any]] = [
 def call(name: str, arguments: dict[str, Any]) -> dict[str, Any] | None:
     if name not in {tool["name"] for tool in TOOLS}:
         return None
+    if name == "status":  # backtracks for hours against its own outputSchema under plain re
+        state = "a" * 60 + "!"
+        return {**text_result(state), "structuredContent": {"state": state}}
     return text_result(f"received {len(json.dumps(arguments))} bytes of arguments")
 
 

@@ -127,7 +127,7 @@ class BudgetReport:
     per_tool: tuple[tuple[str, int], ...]
     instructions_tokens: int
     duplicates: tuple[tuple[str, str, float], ...]
-    budget: Budget = Budget()
+    budget: Budget = attrs.field(factory=Budget)
 
     @property
     def total_tokens(self) -> int:

@@ -108,6 +108,30 @@ def _server_options(*, remote: bool = True, timeout: bool = True) -> Callable[[F
     return decorate
 
 
+def _budget_options(function: F) -> F:
+    """``--budget`` and ``--max-tools`` (numbers or client presets), shared by lint and test."""
+    function = click.option(
+        "--max-tools",
+        metavar="N|PRESET",
+        help="Exit 1 when the server advertises more tools than this (or a preset's limit).",
+    )(function)
+    return click.option(
+        "--budget",
+        metavar="TOKENS|PRESET",
+        help="Exit 1 when tool definitions plus instructions cost more tokens than this; a "
+        "preset (cursor, vscode, openai) applies that client's documented limits.",
+    )(function)
+
+
+def _parse_budget(budget: str | None, max_tools: str | None) -> Any:
+    from toolscore_mcp.budget import parse_budget
+
+    try:
+        return parse_budget(budget, max_tools)
+    except ValueError as exc:
+        _fail(str(exc), 2)
+
+
 def _resolve_target(
     command: Sequence[str],
     config: Path | None,
@@ -244,6 +268,7 @@ def list_command(as_json: bool, timeout: float, **server: Any) -> None:
     help="Also write the findings as SARIF.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
+@_budget_options
 @click.pass_context
 def lint_command(
     ctx: click.Context,
@@ -251,10 +276,13 @@ def lint_command(
     tools_file: Path | None,
     sarif_path: Path | None,
     as_json: bool,
+    budget: str | None,
+    max_tools: str | None,
     timeout: float,
     **server: Any,
 ) -> None:
     """Statically lint an MCP server's tool schemas."""
+    limits = _parse_budget(budget, max_tools)
     from toolscore_mcp.errors import MCPError
     from toolscore_mcp.harness import load_tools_file, query_server, run_sync
     from toolscore_mcp.lint import lint_tools
@@ -316,8 +344,54 @@ def lint_command(
         )
     else:
         _print_lint(issues, len(tools), errors, warnings)
-    if errors:
+    breaches = _lint_surface(tools, details, limits, ctx, quiet=as_json)
+    if errors or breaches:
         sys.exit(1)
+
+
+def _lint_surface(
+    tools: Sequence[Any], details: Any, limits: Any, ctx: click.Context, *, quiet: bool
+) -> list[str]:
+    """Definition-only conformance checks, provider compatibility and the budget, printed
+    after the lint table (on stderr with ``--json``); returns the broken budget gates."""
+    from rich.console import Console
+    from rich.text import Text
+    from toolscore.terminal_text import shown
+
+    from toolscore_mcp.budget import measure
+    from toolscore_mcp.compat import PROVIDERS, compatibility, incompatible_count
+    from toolscore_mcp.conformance import definition_conformance
+
+    console = _console() if not quiet else Console(stderr=True)
+    for outcome in definition_conformance(tools, details, pm=_plugin_manager(ctx)):
+        for finding in outcome.findings:
+            console.print(
+                Text(
+                    f"{outcome.rule}: {shown(finding.tool, one_line=True)}: {shown(finding.message)}",
+                    style="yellow",
+                )
+            )
+    rows = compatibility(tools)
+    refused = incompatible_count(rows)
+    console.print(
+        Text(
+            "Provider compatibility: "
+            + ", ".join(f"{p} accepts {len(rows) - refused[p]}/{len(rows)}" for p in PROVIDERS),
+            style="dim",
+        )
+    )
+    report = measure(tools, details.instructions, limits)
+    console.print(
+        Text(
+            f"Token budget: ~{report.total_tokens} tokens, {report.tool_count} tools.", style="dim"
+        )
+    )
+    for a, b, ratio in report.duplicates:
+        console.print(Text(f"near-duplicate descriptions: {a} / {b} ({ratio:.0%})", style="yellow"))
+    breaches = report.breaches()
+    for breach in breaches:
+        console.print(Text(f"Over budget: {breach}", style="red"))
+    return breaches
 
 
 def _print_lint(issues: Sequence[Any], tool_count: int, errors: int, warnings: int) -> None:
@@ -438,6 +512,13 @@ def _write_sarif(path: Path, issues: Sequence[Any], server_name: str, artifact: 
     is_flag=True,
     help="Explain each failed or inconclusive happy path try by try (also with --report).",
 )
+@_budget_options
+@click.option(
+    "--lock",
+    "lock_file",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    help="A reviewed mcp.lock.json: exit 1 when the server's tools differ from it.",
+)
 @click.pass_context
 def test_command(
     ctx: click.Context,
@@ -457,6 +538,9 @@ def test_command(
     no_sandbox: bool,
     client: str,
     verbose: bool,
+    budget: str | None,
+    max_tools: str | None,
+    lock_file: Path | None,
     timeout: float,
     **server: Any,
 ) -> None:
@@ -476,6 +560,12 @@ def test_command(
         _fail("--report requires --output PATH.", 2)
     if output is not None and report is None:
         report = {".json": "json", ".sarif": "sarif"}.get(output.suffix.lower(), "md")
+    limits = _parse_budget(budget, max_tools)
+    locked = None
+    if lock_file is not None:
+        from toolscore_mcp.surface_cli import _read
+
+        locked = _read(str(lock_file))
     target = _resolve_target(**server)
 
     from toolscore.errors import InputError
@@ -503,6 +593,15 @@ def test_command(
             _fail(f"Failed to test MCP server: {exc}")
         except InputError as exc:  # a bad scenario file or recording, read before the launch
             _fail(str(exc), 2)
+    import attrs
+
+    card = attrs.evolve(card, budget=limits)
+    if locked is not None:
+        from toolscore_mcp.lock import normalized
+        from toolscore_mcp.surface_diff import diff_surfaces
+
+        changes = diff_surfaces(locked, {tool.name: normalized(tool) for tool in card.tools})
+        card = attrs.evolve(card, lock_changes=tuple(changes))
     if save_scenarios is not None:
         _save_scenarios(card, save_scenarios)
     _finish(
@@ -601,6 +700,19 @@ def _finish(
             Text(f"Grade {card.grade} is below the required {fail_under.upper()}.", style="red")
         )
         sys.exit(1)
+    breaches = card.budget_report().breaches()
+    if breaches:
+        console.print(Text(f"Over budget: {'; '.join(breaches)}.", style="red"))
+        sys.exit(1)
+    if card.lock_changes:
+        console.print(
+            Text(
+                f"The tool surface differs from the lock file ({len(card.lock_changes)} "
+                "unreviewed change(s)); review them, then run 'toolscore mcp lock'.",
+                style="red",
+            )
+        )
+        sys.exit(1)
     if ci and fail_under is None and card.blocking:
         console.print(Text("Blocking issues found (see 'Top issues to fix' above).", style="red"))
         sys.exit(1)
@@ -694,8 +806,11 @@ def demo_command(ctx: click.Context) -> None:
 
 def _attach_scenario_commands() -> None:
     from toolscore_mcp.scenario_cli import scenarios_group
+    from toolscore_mcp.surface_cli import diff_command, lock_command
 
     mcp_group.add_command(scenarios_group)
+    mcp_group.add_command(lock_command)
+    mcp_group.add_command(diff_command)
 
 
 _attach_scenario_commands()

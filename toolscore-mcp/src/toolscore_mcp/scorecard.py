@@ -12,6 +12,8 @@ from typing import Any
 
 import attrs
 
+from toolscore_mcp.budget import Budget, BudgetReport, measure
+from toolscore_mcp.compat import ToolCompat, compatibility
 from toolscore_mcp.conformance import ConformanceOutcome
 from toolscore_mcp.model import (
     FixSuggestion,
@@ -20,6 +22,7 @@ from toolscore_mcp.model import (
     ScenarioResult,
     ServerDetails,
 )
+from toolscore_mcp.surface_diff import SurfaceChange
 from toolscore_mcp.tokens import estimate_tokens, tool_definition_tokens
 from toolscore_mcp.verdicts import schema_hint_fix
 
@@ -156,6 +159,22 @@ class MCPScorecard:
     sandbox: tuple[tuple[str, str], ...] = ()
     #: What each protocol conformance check concluded (not part of the score).
     conformance: tuple[ConformanceOutcome, ...] = ()
+    #: The ``--budget`` / ``--max-tools`` limits the run was held to (none by default).
+    budget: Budget = attrs.field(factory=Budget)
+    #: Changes from the ``--lock`` file's reviewed surface; ``None`` without ``--lock``.
+    lock_changes: tuple[SurfaceChange, ...] | None = None
+
+    def budget_report(self) -> BudgetReport:
+        """Tokens per tool and in total, near-duplicate descriptions, broken gates."""
+        return measure(self.tools, self.instructions, self.budget)
+
+    def compatibility(self) -> list[ToolCompat]:
+        """Which providers' function-calling APIs accept each tool's definition."""
+        return compatibility(self.tools)
+
+    @property
+    def conformance_failures(self) -> int:
+        return sum(1 for outcome in self.conformance if outcome.status == "fail")
 
     @property
     def server_info(self) -> dict[str, str]:

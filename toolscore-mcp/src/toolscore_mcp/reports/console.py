@@ -135,6 +135,9 @@ def print_scorecard(
     for note in card.notes:
         console.print(Text(f"Note: {shown(note, one_line=True)}", style="yellow"))
 
+    from toolscore_mcp.reports.surface import print_surface
+
+    print_surface(card, console)
     _print_fixes(card, console)
     if verbose:
         print_explained(card, console)

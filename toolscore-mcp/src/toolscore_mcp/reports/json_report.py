@@ -62,6 +62,8 @@ def result_to_json(result: ScenarioResult) -> dict[str, Any]:
 
 def scorecard_to_json(card: MCPScorecard) -> dict[str, Any]:
     """The whole scorecard as a JSON-ready dict (``--report json``)."""
+    from toolscore_mcp.reports.surface import surface_to_json
+
     server = card.server
     return {
         "server": {
@@ -116,4 +118,5 @@ def scorecard_to_json(card: MCPScorecard) -> dict[str, Any]:
         },
         "run": {"restarts": card.restarts, "crashes": card.crashes, "junk_lines": card.junk_lines},
         "notes": list(card.notes),
+        **surface_to_json(card),
     }

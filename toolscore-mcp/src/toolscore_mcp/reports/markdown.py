@@ -107,6 +107,9 @@ def scorecard_to_markdown(card: MCPScorecard) -> str:
     else:
         lines.append("- No issues found — an LLM should be able to use this server cleanly.")
     lines += _explained(card)
+    from toolscore_mcp.reports.surface import surface_markdown
+
+    lines += surface_markdown(card)
     lines.append("")
     from toolscore.redaction import redact
     from toolscore.terminal_text import visible
