@@ -62,6 +62,10 @@ def test_mcp_test_on_absurd_schemas_finishes_small_and_reports_the_tools_as_not_
     # Each absurd tool is not called: no argument set fits its schema within the bounds.
     for name in ("bulk_insert", "pad_text", "match_code", "tree"):
         assert tools[name]["total"] == 0, tools[name]
+    # An answer that makes the tool's own outputSchema pattern backtrack is a finding, not a hang.
+    status = [r for r in card["results"] if r["tool"] == "status"]
+    assert status, card["results"]
+    assert "'(a|aa)+$' cannot be checked safely" in status[0]["detail"]
 
 
 def test_generated_values_are_capped_in_size_depth_and_total() -> None:
