@@ -15,7 +15,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from toolscore._markers import hookimpl
+from toolscore._markers import hookimpl, hookspec
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from toolscore.assertions import (
@@ -124,6 +124,7 @@ __all__ = [
     "from_otel",
     "from_pydantic_ai",
     "hookimpl",
+    "hookspec",
     "letter_grade",
     "load_gold_standard",
     "load_trace",

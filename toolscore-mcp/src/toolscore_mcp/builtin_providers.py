@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from toolscore._markers import hookimpl
+from toolscore import hookimpl
 
 from toolscore_mcp.meaning import meaning_candidates
 from toolscore_mcp.providers import Candidate, Parameter, SynthesisContext, ValueProviderSpec

@@ -656,9 +656,9 @@ def _json_type(value: Any) -> str:
 def _version() -> str:
     """This distribution's version, for clientInfo: the first-party distributions share one
     version (lockstep), kept as a constant because a metadata lookup costs ~10-30 ms."""
-    from toolscore._version import VERSION
+    import toolscore
 
-    return VERSION
+    return str(toolscore.__version__)
 
 
 def command_from_tokens(tokens: Sequence[str]) -> tuple[str, ...]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from toolscore._markers import hookspec
+from toolscore import hookspec
 
 if TYPE_CHECKING:
     from toolscore_mcp.conformance import ConformanceCheckSpec

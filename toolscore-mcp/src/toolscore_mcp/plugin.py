@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from toolscore._markers import hookimpl
+from toolscore import hookimpl
 
 if TYPE_CHECKING:
     import click

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 
 import attrs
-from toolscore._markers import hookimpl
+from toolscore import hookimpl
 
 from toolscore_mcp.conformance import ConformanceCheckSpec, ConformanceContext, ConformanceFinding
 from toolscore_mcp.model import MCPToolDef

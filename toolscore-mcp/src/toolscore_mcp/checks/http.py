@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
-from toolscore._markers import hookimpl
+from toolscore import hookimpl
 
 from toolscore_mcp.conformance import (
     ConformanceCheckSpec,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Literal
 
-from toolscore._markers import hookimpl
+from toolscore import hookimpl
 
 from toolscore_mcp.conformance import ConformanceCheckSpec, ConformanceContext, ConformanceFinding
 from toolscore_mcp.model import MCPToolDef, ScenarioResult

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from toolscore._markers import hookimpl
+from toolscore import hookimpl
 
 from toolscore_mcp.conformance import ConformanceCheckSpec, ConformanceContext, ConformanceFinding
 from toolscore_mcp.errors import MCPError

@@ -12,7 +12,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 
-from toolscore._markers import hookimpl
+from toolscore import hookimpl
 
 from toolscore_mcp.lint import LintRuleSpec, ServerText
 from toolscore_mcp.model import LintIssue, Severity

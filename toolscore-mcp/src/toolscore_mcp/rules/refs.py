@@ -13,7 +13,7 @@ import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from toolscore._markers import hookimpl
+from toolscore import hookimpl
 
 from toolscore_mcp.lint import LintRuleSpec, ServerText
 from toolscore_mcp.model import LintIssue, MCPToolDef
