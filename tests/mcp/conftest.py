@@ -22,6 +22,10 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "realservers: needs the real third-party MCP servers installed (nox -s mcp-real)"
     )
+    # ``pytest_plugins`` is only allowed in the root conftest; the lock/diff CI test uses
+    # pytester, so load it by hand.
+    if not config.pluginmanager.has_plugin("pytester"):
+        config.pluginmanager.import_plugin("pytester")
 
 
 @pytest.fixture(scope="session")

@@ -197,6 +197,8 @@ def test_budget_gates_and_presets(tmp_path: Path) -> None:
     assert over.returncode == 1
     assert "advertises 41 tools, over the limit of 40 (cursor)" in over.stdout
     tokens = run_cli("mcp", "lint", "--file", str(path), "--budget", "50")
-    assert tokens.returncode == 1 and "over the budget of 50" in tokens.stdout
+    assert tokens.returncode == 1
+    assert "over the budget of 50" in tokens.stdout
     bad = run_cli("mcp", "lint", "--file", str(path), "--max-tools", "lots")
-    assert bad.returncode == 2 and "--max-tools takes a positive number" in bad.stderr
+    assert bad.returncode == 2
+    assert "--max-tools takes a positive number" in bad.stderr
