@@ -51,7 +51,6 @@ def generate(path: Path, n: int, seed: int = 7) -> None:
 
 def plain(dataset: Path, out: Path) -> int:
     import toolscore
-    from toolscore.result import json_safe
 
     n = 0
     with dataset.open(encoding="utf-8") as source, out.open("w", encoding="utf-8") as sink:
@@ -61,7 +60,7 @@ def plain(dataset: Path, out: Path) -> int:
             sink.write(
                 json.dumps(
                     {"id": record["id"], "score": result.score, "grade": result.grade,
-                     "metrics": json_safe(result.metrics)}
+                     "metrics": result.metrics}, default=repr
                 ) + "\n"
             )  # fmt: skip
             n += 1
