@@ -33,7 +33,7 @@ MCP_SDK1 = "mcp==1.30.0"
 
 #: distribution folder -> its test folders (run with only that distribution and core installed).
 PACKAGES: dict[str, tuple[str, ...]] = {
-    "toolscore-core": ("tests/core", "tests/reports"),
+    "toolscore-core": ("tests/core", "tests/reports", "tests/batch"),
     "toolscore-providers": ("tests/providers",),
     "toolscore-mcp": ("tests/mcp",),
     "toolscore-pytest": ("tests/pytest_plugin",),
