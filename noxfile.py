@@ -112,6 +112,10 @@ def providers_sdk(session: nox.Session) -> None:
         "openai-agents",
         "claude-agent-sdk",
         "opentelemetry-sdk",
+        # OTLP JSON of in-memory spans (encode_spans + protobuf's json_format).
+        "opentelemetry-exporter-otlp-proto-common",
+        # The mcp SDK's own OpenTelemetry spans (client and server side, over stdio).
+        "mcp",
     )
     session.run("pytest", "tests/providers", "-m", "sdk", "-q", *session.posargs)
 

@@ -200,6 +200,68 @@ def openai_agents_run() -> Any:
     return asyncio.run(Runner.run(agent, "Weather in Oslo in F?"))
 
 
+def openai_agents_handoff_run() -> Any:
+    """An Agents SDK run with a handoff, on scripted Models: the triage agent calls
+    ``lookup`` and then ``transfer_to_billing``; the billing agent answers in text."""
+    from agents import Agent, Runner, function_tool, set_tracing_disabled
+    from agents.items import ModelResponse
+    from agents.models.interface import Model
+    from agents.usage import Usage
+    from openai.types.responses import (
+        ResponseFunctionToolCall,
+        ResponseOutputMessage,
+        ResponseOutputText,
+    )
+
+    set_tracing_disabled(True)
+
+    def call(call_id: str, name: str, args: dict[str, Any]) -> Any:
+        return ResponseFunctionToolCall(
+            type="function_call",
+            id=f"fc_{call_id}",
+            call_id=call_id,
+            name=name,
+            arguments=json.dumps(args),
+            status="completed",
+        )
+
+    class ScriptedModel(Model):
+        def __init__(self, outputs: list[list[Any]]) -> None:
+            self.outputs = outputs
+
+        async def get_response(self, *args: Any, **kwargs: Any) -> ModelResponse:
+            return ModelResponse(output=self.outputs.pop(0), usage=Usage(), response_id=None)
+
+        def stream_response(self, *args: Any, **kwargs: Any) -> Any:
+            raise NotImplementedError
+
+    @function_tool
+    def lookup(account: str) -> str:
+        """Look an account up."""
+        return "overdue"
+
+    answer = ResponseOutputMessage(
+        type="message",
+        id="msg_b",
+        role="assistant",
+        status="completed",
+        content=[ResponseOutputText(type="output_text", text="Paid.", annotations=[])],
+    )
+    billing = Agent(name="billing", model=ScriptedModel([[answer]]))
+    triage = Agent(
+        name="triage",
+        model=ScriptedModel(
+            [
+                [call("call_l", "lookup", {"account": "A1"})],
+                [call("call_h", "transfer_to_billing", {})],
+            ]
+        ),
+        tools=[lookup],
+        handoffs=[billing],
+    )
+    return asyncio.run(Runner.run(triage, "Why is my bill overdue?"))
+
+
 def openai_agents_items_json(result: Any) -> dict[str, Any]:
     """The JSON form of a run's items: ``{"new_items": [{"type", "raw_item", "output"?}]}``."""
     out = []
@@ -211,6 +273,8 @@ def openai_agents_items_json(result: Any) -> dict[str, Any]:
         }
         if hasattr(item, "output"):
             entry["output"] = item.output
+        if hasattr(item, "target_agent"):
+            entry["target_agent"] = {"name": item.target_agent.name}
         out.append(entry)
     return {"new_items": out}
 
@@ -271,6 +335,61 @@ def otel_spans() -> list[Any]:
             span.set_attribute("error.type", "TimeoutError")
             span.set_status(Status(StatusCode.ERROR))
     return list(exporter.get_finished_spans())
+
+
+def otlp_json(spans: list[Any]) -> dict[str, Any]:
+    """``spans`` as an OTLP/JSON export (``{"resourceSpans": [...]}``), encoded by the SDK's
+    own OTLP encoder and protobuf's JSON mapping, as an OTLP file or HTTP exporter writes it."""
+    from google.protobuf.json_format import MessageToDict
+    from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+
+    return MessageToDict(encode_spans(spans))
+
+
+def _sdk_provider() -> Any:
+    """The process's SDK tracer provider (installed once: OpenTelemetry allows one)."""
+    from opentelemetry import trace
+    from opentelemetry.sdk.trace import TracerProvider
+
+    current = trace.get_tracer_provider()
+    if isinstance(current, TracerProvider):
+        return current
+    provider = TracerProvider()
+    trace.set_tracer_provider(provider)
+    return provider
+
+
+def mcp_stdio_spans(tmp: Path) -> tuple[list[Any], list[dict[str, Any]]]:
+    """A real ``mcp`` SDK client calls a real SDK server over stdio, both instrumented by the
+    SDK itself: returns (the client's spans as ReadableSpan objects, the server's spans as
+    ``to_json()`` dicts). Calls: ``add {a: 2, b: 3}``, then ``explode {reason: "x"}``."""
+    import os
+
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    exporter = InMemorySpanExporter()
+    _sdk_provider().add_span_processor(SimpleSpanProcessor(exporter))
+    out = tmp / "server_spans.jsonl"
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=[str(Path(__file__).parent / "servers" / "otel_mcp_server.py")],
+        env={**os.environ, "TOOLSCORE_SPANS_OUT": str(out)},
+    )
+
+    async def run() -> None:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            await session.call_tool("add", {"a": 2, "b": 3})
+            await session.call_tool("explode", {"reason": "x"})
+
+    asyncio.run(run())
+    client = list(exporter.get_finished_spans())
+    exporter.shutdown()
+    server = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    return client, server
 
 
 # -- fixture generator -------------------------------------------------------------------------

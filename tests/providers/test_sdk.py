@@ -265,6 +265,28 @@ def test_openai_agents_scripted_run() -> None:
 # -- Claude Agent SDK ----------------------------------------------------------------------------
 
 
+def test_openai_agents_handoff_is_a_call_marked_as_handoff() -> None:
+    """The model called ``transfer_to_billing`` as a tool: it is scored as a call (tool-scorer
+    skips it; docs/compat.md), marked as a handoff, in run order, objects and JSON alike."""
+    pytest.importorskip("agents")
+    from providers_sdk_runs import openai_agents_handoff_run, openai_agents_items_json
+
+    result = openai_agents_handoff_run()
+    assert winner(result) == "openai_agents"
+    calls = EXTRACTORS["openai_agents"].extract(result)
+    assert [(c.tool, dict(c.args or {}), c.id) for c in calls] == [
+        ("lookup", {"account": "A1"}, "call_l"),
+        ("transfer_to_billing", {}, "call_h"),
+    ]
+    assert "handoff" not in calls[0].metadata
+    assert calls[0].result == "overdue"
+    assert calls[1].metadata["handoff"] is True
+    assert calls[1].metadata["handoff_to"] == "billing"
+    as_json = openai_agents_items_json(result)
+    assert full(EXTRACTORS["openai_agents"].extract(as_json)) == full(calls)
+    assert full(EXTRACTORS["openai_agents"].extract(list(result.new_items))) == full(calls)
+
+
 def test_claude_agent_sdk_messages_parsed_by_the_sdk() -> None:
     pytest.importorskip("claude_agent_sdk")
     import dataclasses
@@ -303,3 +325,85 @@ def test_otel_sdk_spans_from_the_in_memory_exporter() -> None:
     assert [(c.tool, c.args, c.result, c.error) for c in EXTRACTORS["otel"].extract(as_json)] == [
         (c.tool, c.args, c.result, c.error) for c in calls
     ]
+
+
+def test_otel_sdk_span_objects_and_their_otlp_json_agree() -> None:
+    """ReadableSpan objects (their SpanContext ids and parents), ``to_json()`` dicts and the
+    SDK's OTLP/JSON encoding give the same calls: nested spans of one call are merged in all
+    three (objects used to count the MCP client span inside an execute_tool span twice)."""
+    pytest.importorskip("opentelemetry.exporter.otlp.proto.common")
+    from providers_sdk_runs import otel_spans, otlp_json
+
+    spans = otel_spans()
+    expected = [
+        ("search", {"q": "otel"}, ["a", "b"], None),
+        ("fetch", {"url": "https://x.test"}, None, "fetch timed out"),
+    ]
+    readings = {
+        "objects": spans,
+        "to_json": [json.loads(span.to_json()) for span in spans],
+        "otlp_json": otlp_json(spans),
+    }
+    for form, payload in readings.items():
+        assert winner(payload) == "otel", form
+        calls = EXTRACTORS["otel"].extract(payload)
+        assert [(c.tool, dict(c.args or {}), c.result, c.error) for c in calls] == expected, form
+        assert calls[0].metadata["spans"] == 2, form
+
+
+def test_otel_objects_merge_an_mcp_span_nested_without_a_shared_call_id() -> None:
+    pytest.importorskip("opentelemetry.sdk")
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+    from opentelemetry.trace import SpanKind
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    tracer = provider.get_tracer("agent")
+    with (
+        tracer.start_as_current_span(
+            "execute_tool search",
+            attributes={
+                "gen_ai.operation.name": "execute_tool",
+                "gen_ai.tool.name": "search",
+                "gen_ai.tool.call.arguments": json.dumps({"q": "otel"}),
+            },
+        ),
+        tracer.start_as_current_span(
+            "tools/call search",
+            kind=SpanKind.CLIENT,
+            attributes={"mcp.method.name": "tools/call", "gen_ai.tool.name": "search"},
+        ),
+    ):
+        pass
+    spans = list(exporter.get_finished_spans())
+    for payload in (spans, [json.loads(span.to_json()) for span in spans]):
+        calls = EXTRACTORS["otel"].extract(payload)
+        assert [(c.tool, dict(c.args or {})) for c in calls] == [("search", {"q": "otel"})]
+
+
+def test_mcp_sdk_client_spans_over_stdio(tmp_path: Any) -> None:
+    """The ``mcp`` SDK's own client spans (``MCP send tools/call <tool>``: the tool is only in
+    the span name) give the calls; with the server's spans of the same session (joined by the
+    propagated trace context) each call is still one call, with the server's verdict."""
+    pytest.importorskip("mcp.shared._otel", reason="this mcp SDK has no OpenTelemetry spans")
+    pytest.importorskip("opentelemetry.exporter.otlp.proto.common")
+    from providers_sdk_runs import mcp_stdio_spans, otlp_json
+
+    client, server = mcp_stdio_spans(tmp_path)
+    for form, payload in {
+        "objects": client,
+        "to_json": [json.loads(span.to_json()) for span in client],
+        "otlp_json": otlp_json(client),
+    }.items():
+        assert winner(payload) == "otel", form
+        calls = EXTRACTORS["otel"].extract(payload)
+        assert [c.tool for c in calls] == ["add", "explode"], form
+        assert calls[0].metadata["tool_name_from"] == "span_name", form
+    (served_add, served_explode) = EXTRACTORS["otel"].extract(server)
+    assert (served_add.tool, served_add.is_error) == ("add", False)
+    assert (served_explode.tool, served_explode.is_error) == ("explode", True)
+    both = EXTRACTORS["otel"].extract([json.loads(span.to_json()) for span in client] + server)
+    assert [(c.tool, c.is_error) for c in both] == [("add", False), ("explode", True)]

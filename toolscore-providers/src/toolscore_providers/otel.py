@@ -6,7 +6,9 @@ attribute mapping such as ``ReadableSpan.to_json()`` writes), SDK ``ReadableSpan
 (from an ``InMemorySpanExporter``), or a single span.
 
 A span is a tool span when ``gen_ai.tool.name`` is set and either
-``gen_ai.operation.name == "execute_tool"`` or ``mcp.method.name == "tools/call"``. Per call:
+``gen_ai.operation.name == "execute_tool"`` or ``mcp.method.name == "tools/call"``; an MCP
+``tools/call`` span without ``gen_ai.tool.name`` (the ``mcp`` SDK's client spans, named
+``MCP send tools/call <tool>``) takes the tool from its span name. Per call:
 arguments from ``gen_ai.tool.call.arguments``, result from ``gen_ai.tool.call.result`` (both
 JSON-decoded), failure from an ERROR status or ``error.type`` (message: the status
 description, an ``exception`` event's message, or the error type), duration from the span's
@@ -100,8 +102,23 @@ def _attributes(span: Any, *, strict: bool = False) -> dict[str, Any]:
         return {}
 
 
-def _is_tool_span(attributes: Mapping[str, Any]) -> bool:
-    if not attributes.get("gen_ai.tool.name"):
+def _tool_name(attributes: Mapping[str, Any], span: Any) -> Any:
+    """The span's tool: ``gen_ai.tool.name``, else, for an MCP ``tools/call`` span, the name
+    after ``tools/call`` in the span's name: the ``mcp`` SDK's client spans
+    (``MCP send tools/call <tool>``) carry the tool only there."""
+    name = attributes.get("gen_ai.tool.name")
+    if name or attributes.get("mcp.method.name") != "tools/call":
+        return name
+    span_name = get(span, "name")
+    if isinstance(span_name, str):
+        _, found, rest = span_name.partition("tools/call ")
+        if found and rest.strip():
+            return rest.strip()
+    return None
+
+
+def _is_tool_span(attributes: Mapping[str, Any], span: Any = None) -> bool:
+    if not _tool_name(attributes, span):
         return False
     return (
         attributes.get("gen_ai.operation.name") == "execute_tool"
@@ -157,15 +174,15 @@ def confidence(payload: Any) -> float:
         spans = [v for v in window if _looks_like_span(v)]
         if not spans:
             return 0.0
-        if any(_is_tool_span(_attributes(v)) for v in window):
+        if any(_is_tool_span(_attributes(v), v) for v in window):
             return 0.95
         return 0.7 if len(spans) * 2 >= len(window) else 0.0
     if not is_object(payload):
         return 0.0
     spans = get(payload, "spans")
     if is_list(spans):
-        return 0.9 if any(_is_tool_span(_attributes(v)) for v in sample(list(spans))) else 0.0
-    if _looks_like_span(payload) and _is_tool_span(_attributes(payload)):
+        return 0.9 if any(_is_tool_span(_attributes(v), v) for v in sample(list(spans))) else 0.0
+    if _looks_like_span(payload) and _is_tool_span(_attributes(payload), payload):
         return 0.9
     return 0.0
 
@@ -185,16 +202,33 @@ def _hex_id(value: Any, width: int) -> str | None:
     return None
 
 
+def _context_field(context: Any, name: str) -> Any:
+    """A field of a span context: a JSON mapping's key, or an attribute of the SDK's
+    ``SpanContext`` (a tuple subclass, which :func:`get` treats as an array)."""
+    if context is None or isinstance(context, Mapping):
+        return get(context, name)
+    return getattr(context, name, None)
+
+
 def _ids(span: Any) -> tuple[str | None, str | None, str | None]:
     """(trace id, span id, parent span id) as lowercase hex strings."""
-    context = get(span, "context")
-    trace = _hex_id(get(span, "traceId", "trace_id"), 32) or _hex_id(get(context, "trace_id"), 32)
-    span_id = _hex_id(get(span, "spanId", "span_id"), 16) or _hex_id(get(context, "span_id"), 16)
+    context = span.get("context") if isinstance(span, Mapping) else getattr(span, "context", None)
+    trace = _hex_id(get(span, "traceId", "trace_id"), 32) or _hex_id(
+        _context_field(context, "trace_id"), 32
+    )
+    span_id = _hex_id(get(span, "spanId", "span_id"), 16) or _hex_id(
+        _context_field(context, "span_id"), 16
+    )
+    # OTLP JSON: parentSpanId; ReadableSpan.to_json(): parent_id; a ReadableSpan object: its
+    # ``parent`` SpanContext. Without the last two, the SDK's span objects had no ids, so the
+    # nested spans of one call were not merged and the call was counted twice.
     parent = get(span, "parentSpanId", "parent_id")
     if isinstance(parent, (str, int)):
         parent_id = _hex_id(parent, 16)
     else:
-        parent_id = _hex_id(get(parent, "span_id"), 16)
+        if parent is None and not isinstance(span, Mapping):
+            parent = getattr(span, "parent", None)
+        parent_id = _hex_id(_context_field(parent, "span_id"), 16)
     return trace, span_id, parent_id
 
 
@@ -269,7 +303,9 @@ def _draft(
     name = get(span, "name")
     if isinstance(name, str):
         extra["span_name"] = name
-    tool_name = attributes["gen_ai.tool.name"]
+    tool_name = _tool_name(attributes, span)
+    if "gen_ai.tool.name" not in attributes:
+        extra["tool_name_from"] = "span_name"
     if not isinstance(tool_name, str):
         raise MalformedItemError(
             f"gen_ai.tool.name: expected a string, got {json_kind(tool_name)}", span, "attributes"
@@ -337,7 +373,7 @@ def extract(payload: Any) -> list[ToolCall]:
         record_ids = _ids(span)
         if record_ids[1] is not None:
             parents[(record_ids[0], record_ids[1])] = record_ids[2]
-        if _is_tool_span(attributes):
+        if _is_tool_span(attributes, span):
             tool = _Span(position, span, attributes)
             if tool.draft is not None:
                 tools.append(tool)
