@@ -247,3 +247,54 @@ def test_import_toolscore_and_help_do_not_import_batch() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     # toolscore.batch.local is the built-in plugin module (a hookimpl and a spec): nothing else.
     assert proc.stdout.strip().splitlines()[-1] == "['toolscore.batch.local']"
+
+
+def _tool_span(trace: str, span: str, tool: str, args: str) -> dict[str, object]:
+    def attr(key: str, value: str) -> dict[str, object]:
+        return {"key": key, "value": {"stringValue": value}}
+
+    return {
+        "traceId": trace,
+        "spanId": span,
+        "name": f"execute_tool {tool}",
+        "startTimeUnixNano": "1000",
+        "endTimeUnixNano": "2000",
+        "attributes": [
+            attr("gen_ai.operation.name", "execute_tool"),
+            attr("gen_ai.tool.name", tool),
+            attr("gen_ai.tool.call.arguments", args),
+        ],
+    }
+
+
+@pytest.mark.requires("toolscore_providers")
+def test_otlp_exports_make_one_case_per_trace_id(tmp_path: Path) -> None:
+    spans = [
+        _tool_span("t1", "s1", "search", '{"q": "x"}'),
+        _tool_span("t2", "s2", "book", '{"id": 1}'),
+        _tool_span("t1", "s3", "pay", "{}"),
+        _tool_span("t3", "s4", "book", "{}"),
+    ]
+    export = {"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {}, "spans": spans}]}]}
+    (tmp_path / "exports.jsonl").write_text(json.dumps(export) + "\n")
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    (gold / "t1.json").write_text(
+        json.dumps([{"tool": "search", "args": {"q": "x"}}, {"tool": "pay"}])
+    )
+    (gold / "t2.json").write_text(json.dumps([{"tool": "book", "args": {"id": 2}}]))
+    errors: list[str] = []
+    run = evaluate_dataset(
+        tmp_path / "exports.jsonl",
+        gold_dir=gold,
+        workers=1,
+        on_error=lambda e: errors.append(str(e)),
+    )
+    results = {r.id: r for r in run}
+    assert sorted(results) == ["t1", "t2"]
+    assert results["t1"].score == 1.0
+    assert results["t2"].score < 1.0
+    assert results["t1"].source == f"{tmp_path / 'exports.jsonl'}:1"
+    assert len(errors) == 1
+    assert "t3" in errors[0]
+    assert "no gold file" in errors[0]
