@@ -83,6 +83,11 @@ def child(mode: str, dataset: Path, out: Path) -> None:
     else:
         n = batch(dataset, out, int(mode.removeprefix("workers")), "local")
     elapsed = time.perf_counter() - start
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    cpu = own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
     print(
         json.dumps(
             {
@@ -90,6 +95,9 @@ def child(mode: str, dataset: Path, out: Path) -> None:
                 "cases": n,
                 "seconds": round(elapsed, 2),
                 "cases_per_s": round(n / elapsed, 1),
+                # CPU seconds of this process and its children (pool workers; not Dask's
+                # nanny-spawned workers): the work done, whatever the machine's load.
+                "cpu_seconds": round(cpu, 2),
                 "parent_peak_rss_mb": round(
                     resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1
                 ),
