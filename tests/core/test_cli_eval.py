@@ -114,7 +114,7 @@ def test_weight_option_parsing(files: tuple[Path, Path], tmp_path: Path) -> None
     assert bad.exit_code == 2
     assert "expected NAME=VALUE, got 'argument_f1'" in bad.output
     unknown = run(["eval", str(gold), str(trace), "--weight", "speed=1"], tmp_path)
-    assert unknown.exit_code == 1
+    assert unknown.exit_code == 2  # a usage error, as the README promises
     assert "Unknown weight keys" in unknown.output
     ok = run(
         ["eval", str(gold), str(trace), "--weight", "argument_f1=1.0", "-o", "w.json"], tmp_path
@@ -179,7 +179,7 @@ def test_validate_invalid_file(tmp_path: Path) -> None:
 def test_unknown_format_lists_the_available_ones(files: tuple[Path, Path], tmp_path: Path) -> None:
     gold, trace = files
     result = run(["eval", str(gold), str(trace), "-f", "nosuch"], tmp_path)
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a usage error
     assert "Unsupported format: nosuch" in result.output
 
 
@@ -188,7 +188,7 @@ def test_openai_format_without_providers_says_what_to_install(
 ) -> None:
     gold, trace = files
     result = run(["eval", str(gold), str(trace), "-f", "openai"], tmp_path)
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a usage error, naming what to install
     assert "toolscore-providers" in result.output
 
 

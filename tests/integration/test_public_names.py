@@ -14,7 +14,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN_SOURCES = sorted(
-    src for src in [*ROOT.glob("toolscore-*/src"), *ROOT.glob("plugins/*/src")]
+    src
+    for src in [*ROOT.glob("toolscore-*/src"), *ROOT.glob("plugins/*/src")]
     if src.parent.name != "toolscore-core"
 )
 
@@ -35,9 +36,9 @@ def _private_imports(path: Path) -> list[str]:
             continue
         for module in modules:
             parts = module.split(".")
-            if parts[0] == "toolscore" and any(part.startswith("_") for part in parts[1:2]):
-                if not module.startswith("toolscore.__"):
-                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {module}")
+            private = parts[0] == "toolscore" and any(p.startswith("_") for p in parts[1:2])
+            if private and not module.startswith("toolscore.__"):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {module}")
     return found
 
 

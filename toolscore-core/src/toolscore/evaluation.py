@@ -10,7 +10,6 @@ Importing this module is cheap: no reporter, CLI or plugin dependency is importe
 
 from __future__ import annotations
 
-import gc
 import warnings
 import weakref
 from collections.abc import Mapping, Sequence
@@ -26,8 +25,9 @@ if TYPE_CHECKING:
     from toolscore.model import ToolCall
     from toolscore.plugins.manager import ToolscorePluginManager
     from toolscore.protocols import Metric
+    from toolscore.specs import MetricSpec
 
-__all__ = ["evaluate", "evaluate_trace"]
+__all__ = ["evaluate", "evaluate_trace", "plugin_metric_names"]
 
 _INSTALL_JUDGE = "the LLM judge needs the toolscore-judge distribution: pip install toolscore-judge"
 
@@ -39,6 +39,7 @@ def evaluate(
     strict: bool = False,
     forbidden: Sequence[Mapping[str, Any]] | None = None,
     *,
+    options: Mapping[str, Any] | None = None,
     plugin_manager: ToolscorePluginManager | None = None,
 ) -> EvaluationResult:
     """Score actual tool calls against expected ones.
@@ -48,10 +49,13 @@ def evaluate(
     :param actual: a list of call dicts in the same shape (``result``, ``error``,
         ``duration``, ``cost``, ``id``, ``metadata`` are kept), or any response an extractor
         recognises (OpenAI, Anthropic, ... with toolscore-providers installed).
-    :param weights: custom score weights, merged over the defaults and normalized.
+    :param weights: custom score weights, merged over the defaults and normalized; a key may
+        also name an installed plugin metric that returns a number.
     :param strict: compare argument values with exact types (``1`` is not ``1.0``).
     :param forbidden: rules of calls the agent must never make; violations are reported in
         ``metrics["policy_metrics"]`` and never change the score.
+    :param options: options for plugin metrics, handed to each as ``context.options``
+        (``toolscore eval --option key=value``).
     :param plugin_manager: the manager whose metrics and extractors to use (default: the
         process-wide one).
     :raises TypeError: ``expected`` is not a list, or ``actual`` is not a recognised format.
@@ -59,40 +63,17 @@ def evaluate(
     """
     if not isinstance(expected, list):
         raise TypeError(f"expected must be a list of dicts, got {type(expected).__name__}")
-    if not gc.isenabled():
-        return _evaluate(expected, actual, weights, strict, forbidden, plugin_manager)
-    gc.disable()  # see _evaluate
-    try:
-        return _evaluate(expected, actual, weights, strict, forbidden, plugin_manager)
-    finally:
-        gc.enable()
-
-
-def _evaluate(
-    expected: list[Any],
-    actual: Any,
-    weights: Mapping[str, float] | None,
-    strict: bool,
-    forbidden: Sequence[Mapping[str, Any]] | None,
-    plugin_manager: ToolscorePluginManager | None,
-) -> EvaluationResult:
-    """:func:`evaluate`, run with the cyclic garbage collector paused.
-
-    Why paused: an evaluation allocates tens of thousands of acyclic objects (calls, pairs,
-    detail records) that all live until it returns, so the collector would walk them, and
-    the caller's data, again and again and free nothing: a tenth of the time at 10,000
-    calls. Reference counting frees memory as usual meanwhile; cycles that plugins create
-    wait for the next collection after the evaluation.
-    """
     trace_calls = _extract(actual, plugin_manager)
-    merged = normalize_weights(weights)
+    pm = plugin_manager if plugin_manager is not None else _default_manager()
+    merged = _weights(weights, pm)
     gold_calls = calls_from_dicts(expected)
     if forbidden is not None:
         from toolscore.metrics.policy import validate_rules
 
         validate_rules(forbidden)
-    pm = plugin_manager if plugin_manager is not None else _default_manager()
-    result = _run(pm, gold_calls, trace_calls, merged, strict, forbidden, "evaluate", False)
+    result = _run(
+        pm, gold_calls, trace_calls, merged, strict, forbidden, "evaluate", False, options
+    )
     pm.evaluation_finished(result)
     return result
 
@@ -106,6 +87,7 @@ def evaluate_trace(
     forbidden: Sequence[Mapping[str, Any]] | None = None,
     weights: Mapping[str, float] | None = None,
     *,
+    options: Mapping[str, Any] | None = None,
     plugin_manager: ToolscorePluginManager | None = None,
 ) -> EvaluationResult:
     """Score a trace file against a gold file (always lenient comparison).
@@ -117,12 +99,14 @@ def evaluate_trace(
 
     :param format: ``"auto"`` or a format name (``canonical``, ``custom``, and those of
         installed extractor plugins).
+    :param weights: as in :func:`evaluate`.
+    :param options: options for plugin metrics, as in :func:`evaluate`.
     :raises FileNotFoundError: a file is missing (an :class:`~toolscore.errors.InputError`).
     :raises toolscore.errors.InputError: a file is invalid; the message names the file and
         the JSON path.
     """
-    merged = normalize_weights(weights)
     pm = plugin_manager if plugin_manager is not None else _default_manager()
+    merged = _weights(weights, pm)
     from toolscore.loading import load_gold_standard, load_trace
 
     gold_calls = load_gold_standard(gold_file, plugin_manager=pm)
@@ -132,7 +116,15 @@ def evaluate_trace(
 
         validate_rules(forbidden)
     result = _run(
-        pm, gold_calls, trace_calls, merged, False, forbidden, "trace", validate_side_effects
+        pm,
+        gold_calls,
+        trace_calls,
+        merged,
+        False,
+        forbidden,
+        "trace",
+        validate_side_effects,
+        options,
     )
     if judge is not False:
         semantic = _judge(judge, gold_calls, trace_calls, result, pm)
@@ -149,6 +141,20 @@ def _default_manager() -> ToolscorePluginManager:
     from toolscore.plugins import get_plugin_manager
 
     return get_plugin_manager()
+
+
+def plugin_metric_names(pm: ToolscorePluginManager) -> list[str]:
+    """Names of the plugin metrics ``pm`` runs: what weights may name besides the defaults."""
+    return [name for name, _, built_in in _metrics(pm) if not built_in]
+
+
+def _weights(
+    weights: Mapping[str, float] | None, pm: ToolscorePluginManager
+) -> dict[str, float] | None:
+    """``weights`` normalized; plugin metrics may be named besides the default components."""
+    if weights is None:
+        return None
+    return normalize_weights(weights, plugin_metric_names(pm))
 
 
 def _extract(actual: Any, pm: ToolscorePluginManager | None) -> list[ToolCall]:
@@ -202,6 +208,7 @@ def _run(
     forbidden: Sequence[Mapping[str, Any]] | None,
     mode: Literal["evaluate", "trace"],
     validate_side_effects: bool,
+    options: Mapping[str, Any] | None,
 ) -> EvaluationResult:
     alignment = align(gold_calls, trace_calls, strict=strict)
     context = EvaluationContext(
@@ -212,8 +219,11 @@ def _run(
         forbidden=forbidden,
         mode=mode,
         validate_side_effects=validate_side_effects,
+        options=dict(options) if options else {},
     )
     metrics: dict[str, Any] = {}
+    plugin_specs: dict[str, MetricSpec] = {}
+    registry = pm.get_metrics()
     for name, metric, built_in in _metrics(pm):
         if built_in:
             value = metric.compute(context)
@@ -231,13 +241,17 @@ def _run(
                 continue
         if value is not NOT_APPLICABLE:
             metrics[name] = value
-    return EvaluationResult(
+            if not built_in and name in registry:
+                plugin_specs[name] = registry[name]
+    result = EvaluationResult(
         metrics,
         gold_calls,
         trace_calls,
         weights if weights is not None else DEFAULT_WEIGHTS,
         alignment,
     )
+    result.plugin_metrics = plugin_specs
+    return result
 
 
 def _judge(

@@ -12,7 +12,7 @@ summed exactly (``math.fsum``) and rounded to 12 decimals, so a perfect match sc
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 if TYPE_CHECKING:
@@ -64,13 +64,17 @@ def _format_keys(keys: set[str]) -> str:
     return "{" + ", ".join(repr(k) for k in sorted(keys)) + "}"
 
 
-def validate_weights(weights: Mapping[str, Any]) -> None:
-    """Reject unknown keys and negative or non-finite values (the reference's messages)."""
-    unknown = set(weights) - set(DEFAULT_WEIGHTS)
+def validate_weights(weights: Mapping[str, Any], metric_names: Iterable[str] = ()) -> None:
+    """Reject unknown keys and negative or non-finite values (the reference's messages).
+
+    ``metric_names`` are the installed metrics' names: a plugin metric that returns a number
+    may be weighted by its name, like the built-in score components.
+    """
+    valid = set(DEFAULT_WEIGHTS) | set(metric_names)
+    unknown = set(weights) - valid
     if unknown:
         raise ValueError(
-            f"Unknown weight keys: {_format_keys(unknown)}. "
-            f"Valid keys: {_format_keys(set(DEFAULT_WEIGHTS))}"
+            f"Unknown weight keys: {_format_keys(unknown)}. Valid keys: {_format_keys(valid)}"
         )
     for key, value in weights.items():
         if not isinstance(value, (int, float)) or not math.isfinite(value):
@@ -79,14 +83,17 @@ def validate_weights(weights: Mapping[str, Any]) -> None:
             raise ValueError(f"Weight for '{key}' must be non-negative, got {value}")
 
 
-def normalize_weights(weights: Mapping[str, Any] | None) -> dict[str, float] | None:
+def normalize_weights(
+    weights: Mapping[str, Any] | None, metric_names: Iterable[str] = ()
+) -> dict[str, float] | None:
     """Merge ``weights`` over the defaults and divide each by the sum; ``None`` stays ``None``.
 
+    :param metric_names: installed metrics that may be weighted besides the defaults.
     :raises ValueError: an unknown key, a negative or non-finite value, or a zero sum.
     """
     if weights is None:
         return None
-    validate_weights(weights)
+    validate_weights(weights, metric_names)
     merged = {**DEFAULT_WEIGHTS, **weights}
     total = sum(merged.values())
     if total == 0.0:
@@ -132,6 +139,9 @@ class EvaluationResult:
         self.trace_calls: list[ToolCall] = list(trace_calls or ())
         self.weights: dict[str, float] = dict(weights if weights is not None else DEFAULT_WEIGHTS)
         self.alignment = alignment
+        #: The plugin metrics of this evaluation and their specs (how reports render them);
+        #: empty for a result read back from a file, where every unknown key is a plugin's.
+        self.plugin_metrics: dict[str, Any] = {}
 
     @property
     def _weights(self) -> dict[str, float]:
@@ -191,9 +201,27 @@ class EvaluationResult:
                 w.get("sequence_accuracy", 0.0) * self.sequence_accuracy,
                 w.get("redundant_rate", 0.0) * (1.0 - redundant),
                 w.get("required_call_recall", 0.0) * (1.0 if recall is None else recall),
+                *self._plugin_terms(),
             )
         )
         return round(composite, SCORE_DECIMALS)
+
+    def _plugin_terms(self) -> list[float]:
+        """``weight × value`` of each weighted metric beyond the defaults (plugin metrics).
+
+        A weighted metric that is missing from this evaluation, or whose value is not a
+        finite number, adds 0: its share of the weights is lost, as for any zero component.
+        """
+        terms: list[float] = []
+        for key, weight in self.weights.items():
+            if key in DEFAULT_WEIGHTS or not weight:
+                continue
+            value = self.metrics.get(key)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                continue
+            if math.isfinite(value):
+                terms.append(weight * float(value))
+        return terms
 
     @property
     def grade(self) -> str:

@@ -42,6 +42,11 @@ class MetricSpec:
     summary: str = ""
     #: Position among metrics; the built-ins use 10, 20, ... in the reference's key order.
     order: int = 1000
+    #: Row title in the console, Markdown, HTML, CSV and JUnit views (default: ``name``).
+    label: str | None = None
+    #: ``render(value) -> str``: the value as one line of text in those views; by default
+    #: numbers are shown with 4 significant digits and mappings as ``key=value`` pairs.
+    render: Callable[[Any], str] | None = None
 
 
 @attrs.frozen

@@ -73,7 +73,8 @@ def ensure_mcp_hooks(pm: Any) -> None:
     """
     from toolscore_mcp import hookspecs
 
-    if not hasattr(pm.hook, "toolscore_mcp_register_lint_rules"):
+    caller = getattr(pm.hook, "toolscore_mcp_register_lint_rules", None)
+    if caller is None or not caller.has_spec():  # a plugin may implement it before the spec
         pm.add_hookspecs(hookspecs)
     from toolscore_mcp.conformance import BUILTIN_CHECK_MODULES
 

@@ -24,7 +24,10 @@ def toolscore_add_hookspecs(plugin_manager: Any) -> None:
     """
     from toolscore_mcp import hookspecs
 
-    if not hasattr(plugin_manager.hook, "toolscore_mcp_register_lint_rules"):
+    # A plugin registered earlier may implement the hook already (pluggy then holds it
+    # without a spec): has_spec, not hasattr, tells whether the specs were added.
+    caller = getattr(plugin_manager.hook, "toolscore_mcp_register_lint_rules", None)
+    if caller is None or not caller.has_spec():
         plugin_manager.add_hookspecs(hookspecs)
 
 

@@ -10,7 +10,12 @@ from pathlib import Path
 
 import click
 
-from toolscore.cli.options import progress_verbose_option, trace_format_option
+from toolscore.cli.options import (
+    metric_option,
+    progress_verbose_option,
+    report_option,
+    trace_format_option,
+)
 from toolscore.cli.output import fail, handled_errors, warn_unreadable_arguments
 
 
@@ -34,6 +39,8 @@ from toolscore.cli.output import fail, handled_errors, warn_unreadable_arguments
     show_default=True,
     help="Comparison report (JSON) to write.",
 )
+@report_option("toolscore-compare")
+@metric_option
 @progress_verbose_option
 @click.pass_context
 def command(
@@ -43,6 +50,8 @@ def command(
     names: tuple[str, ...],
     trace_format: str,
     output: Path,
+    reports: tuple[tuple[str, str], ...],
+    metric_options: tuple[tuple[str, object], ...],
     verbose: bool,
 ) -> None:
     """Compare multiple model traces against gold standard.
@@ -91,9 +100,15 @@ def command(
                 format=trace_format,
                 validate_side_effects=False,
                 judge=False,
+                options=dict(metric_options),
                 plugin_manager=pm,
             )
             warn_unreadable_arguments(trace, results[name].trace_calls)
+            if reports:
+                from toolscore.reporters import write_reports
+
+                targets = {fmt: _per_model(Path(path), name) for fmt, path in reports}
+                write_reports(results[name], targets, plugin_manager=pm)
         comparison = compare_models(results)
         print_comparison_table(comparison, console)
         path = save_comparison_report(comparison, output)
@@ -104,3 +119,9 @@ def command(
     console.print("  • Run individual evals with [cyan]--verbose[/cyan] for details")
     console.print("  • Use [cyan]--llm-judge[/cyan] if tool names differ semantically")
     console.print()
+
+
+def _per_model(path: Path, model: str) -> Path:
+    """``report.tap`` → ``report-<model>.tap``: one report file per compared model."""
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in model)
+    return path.with_name(f"{path.stem}-{safe}{path.suffix}")

@@ -12,7 +12,15 @@ from typing import Any
 
 import click
 
-from toolscore.cli.options import Threshold, ThresholdType, WeightType, trace_format_option
+from toolscore.cli.options import (
+    Threshold,
+    ThresholdType,
+    WeightType,
+    check_weights,
+    metric_option,
+    report_option,
+    trace_format_option,
+)
 from toolscore.cli.output import ExitCode, fail, handled_errors
 from toolscore.errors import MissingPluginError
 
@@ -52,6 +60,7 @@ _REPORT_OPTIONS = (
     type=click.Path(dir_okay=False, path_type=Path),
     help="Also write a JUnit XML report.",
 )
+@report_option()
 @click.option("--no-side-effects", is_flag=True, help="Skip side-effect validation.")
 @click.option(
     "--llm-judge", is_flag=True, help="Add an LLM judge's semantic score (needs toolscore-judge)."
@@ -86,6 +95,7 @@ _REPORT_OPTIONS = (
     multiple=True,
     help="Override a score weight, e.g. --weight argument_f1=0.5 (repeatable).",
 )
+@metric_option
 @click.option(
     "--fail-on-violations",
     is_flag=True,
@@ -111,6 +121,7 @@ def command(
     csv: Path | None,
     markdown: Path | None,
     junit: Path | None,
+    reports: tuple[tuple[str, str], ...],
     no_side_effects: bool,
     llm_judge: bool,
     llm_model: str,
@@ -120,6 +131,7 @@ def command(
     save_baseline: Path | None,
     forbidden: Path | None,
     weights: tuple[tuple[str, float], ...],
+    metric_options: tuple[tuple[str, Any], ...],
     fail_on_violations: bool,
     fail_under: Threshold | None,
     verbose: bool,
@@ -132,13 +144,15 @@ def command(
         warn_unreadable_arguments,
     )
 
+    check_weights(ctx, weights)
     pm = plugin_manager_for(ctx)
     console = stdout_console()
-    extra_reports = {
+    extra_reports: dict[str, Path] = {
         name: path
         for (name, _), path in zip(_REPORT_OPTIONS, (html, csv, markdown, junit))
         if path is not None
     }
+    extra_reports.update((name, Path(path)) for name, path in reports)
     eval_errors = (
         (FileNotFoundError, "File not found: "),
         (MissingPluginError, ""),
@@ -163,6 +177,7 @@ def command(
             forbidden,
             dict(weights) or None,
             _judge_option(llm_judge, llm_model, llm_provider, llm_base_url, llm_cache),
+            dict(metric_options),
         )
         junit_options = {
             "fail_on_violations": fail_on_violations,
@@ -175,9 +190,8 @@ def command(
         _write_reports(pm, result, output, extra_reports, {"junit": junit_options})
         if verbose:
             console.print(f"> JSON report saved to: {output}", markup=False)
-            for name, label in _REPORT_OPTIONS:
-                if name in extra_reports:
-                    console.print(f"> {label} report saved to: {extra_reports[name]}", markup=False)
+            for name, path in extra_reports.items():
+                console.print(f"> {_label(name)} report saved to: {path}", markup=False)
         _print_summary(result, console, verbose)
         warn_unreadable_arguments(trace_file, result.trace_calls)
         warn_judge_error(result.metrics)
@@ -187,11 +201,15 @@ def command(
             write_baseline(result, save_baseline, gold_file)
             console.print(f"> Baseline: {save_baseline}", markup=False)
     console.print(f"> JSON report: {output}", markup=False)
-    for name, label in _REPORT_OPTIONS:
-        if name in extra_reports:
-            console.print(f"> {label} report: {extra_reports[name]}", markup=False)
+    for name, path in extra_reports.items():
+        console.print(f"> {_label(name)} report: {path}", markup=False)
     console.print()
     _gates(result, fail_on_violations, fail_under)
+
+
+def _label(name: str) -> str:
+    """``HTML`` for the built-in options' formats, the format name for any other."""
+    return dict(_REPORT_OPTIONS).get(name, name)
 
 
 def _judge_option(
@@ -215,6 +233,7 @@ def _evaluate(
     forbidden: Path | None,
     weights: dict[str, float] | None,
     judge: Any,
+    options: dict[str, Any],
 ) -> Any:
     from toolscore.evaluation import evaluate_trace
 
@@ -231,6 +250,7 @@ def _evaluate(
         judge=judge,
         forbidden=rules,
         weights=weights,
+        options=options,
         plugin_manager=pm,
     )
 

@@ -3,11 +3,31 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
 GRADES = ("A", "B", "C", "D", "F")
+
+FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
+
+
+def _check_format(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """A format no installed extractor reads is a usage error (exit 2), named with the
+    installed ones or the distribution to install; ``auto`` is always valid."""
+    if value is None or ctx.resilient_parsing or str(value).strip().lower() == "auto":
+        return value
+    from toolscore.cli import plugin_manager_for
+    from toolscore.errors import InputError, MissingPluginError
+    from toolscore.loading import resolve_format
+
+    try:
+        resolve_format(value, plugin_manager_for(ctx).get_extractors())
+    except (InputError, MissingPluginError) as exc:
+        raise click.BadParameter(str(exc), ctx, param) from None
+    return value
+
 
 #: ``-f/--format`` of the commands that read a trace file (``auto`` detects the format).
 trace_format_option = click.option(
@@ -16,6 +36,7 @@ trace_format_option = click.option(
     "trace_format",
     default="auto",
     show_default=True,
+    callback=_check_format,
     help="Trace format (auto, openai, anthropic, gemini, mcp, langchain, otel, custom, ...).",
 )
 
@@ -48,7 +69,113 @@ class WeightType(click.ParamType):  # type: ignore[type-arg]  # generic only in 
             or (math.isnan(number) and raw.strip().lower() != "nan")
         ):
             self.fail(f"expected NAME=VALUE, got {text!r}", param, ctx)
-        return key.strip(), number
+        key = key.strip()
+        if ctx is not None:
+            from toolscore.cli import plugin_manager_for
+            from toolscore.evaluation import plugin_metric_names
+            from toolscore.result import validate_weights
+
+            try:
+                validate_weights({key: number}, plugin_metric_names(plugin_manager_for(ctx)))
+            except ValueError as exc:
+                self.fail(str(exc), param, ctx)
+        return key, number
+
+
+def check_weights(ctx: click.Context, weights: tuple[tuple[str, float], ...]) -> None:
+    """Weights that are each valid may still sum to zero: a usage error too (exit 2)."""
+    from toolscore.result import DEFAULT_WEIGHTS
+
+    if weights and sum({**DEFAULT_WEIGHTS, **dict(weights)}.values()) == 0.0:
+        raise click.BadParameter(
+            "Weights sum to zero after merging with defaults; at least one weight must be "
+            "positive.",
+            ctx,
+            param_hint="'--weight'",
+        )
+
+
+def _literal(text: str) -> Any:
+    """A JSON value when ``text`` is one (``3``, ``1.5``, ``true``, ``[1]``), else the text."""
+    import json
+
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+class OptionType(click.ParamType):  # type: ignore[type-arg]
+    """``KEY=VALUE`` for plugin metrics (``context.options``); the value is read as JSON when
+    it is JSON (``call_budget=3`` is the number 3), else kept as text."""
+
+    name = "KEY=VALUE"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> tuple[str, Any]:
+        if isinstance(value, tuple):
+            return value
+        key, sep, raw = str(value).partition("=")
+        if not sep or not key.strip():
+            self.fail(f"expected KEY=VALUE, got {value!r}", param, ctx)
+        return key.strip(), _literal(raw.strip())
+
+
+#: ``--option KEY=VALUE`` of the commands that evaluate (repeatable).
+metric_option = click.option(
+    "--option",
+    "metric_options",
+    type=OptionType(),
+    multiple=True,
+    help="An option for plugin metrics, e.g. --option call_budget=3 (repeatable).",
+)
+
+
+class ReportType(click.ParamType):  # type: ignore[type-arg]
+    """``NAME[=PATH]``: an installed report format (built-in or a plugin's) and its file.
+
+    Without a path the file is ``<stem>.<extension>`` (the format's extension, else its name).
+    """
+
+    name = "NAME[=PATH]"
+
+    def __init__(self, stem: str = "toolscore-report") -> None:
+        self.stem = stem
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> tuple[str, str]:
+        if isinstance(value, tuple):
+            return value
+        name, sep, path = str(value).partition("=")
+        name = name.strip()
+        if not name or (sep and not path.strip()):
+            self.fail(f"expected NAME or NAME=PATH, got {value!r}", param, ctx)
+        if ctx is None:
+            return name, path.strip()
+        from toolscore.cli import plugin_manager_for
+
+        registry = plugin_manager_for(ctx).get_reporters()
+        if name not in registry:
+            known = ", ".join(registry.names()) or "none"
+            self.fail(f"no report format named {name!r} (installed: {known})", param, ctx)
+        if not path.strip():
+            extension = registry[name].extension or f".{name}"
+            path = self.stem + (extension if extension.startswith(".") else f".{extension}")
+        return name, path.strip()
+
+
+def report_option(stem: str = "toolscore-report") -> Callable[[FC], FC]:
+    """``--report NAME[=PATH]`` (repeatable): any installed report format, by name."""
+    return click.option(
+        "--report",
+        "reports",
+        type=ReportType(stem),
+        multiple=True,
+        help="Also write a report in an installed format (built-in or a plugin's, see "
+        "'toolscore plugins list'), e.g. --report tap=out.tap (repeatable).",
+    )
 
 
 class Threshold:

@@ -11,7 +11,12 @@ from pathlib import Path
 
 import click
 
-from toolscore.cli.options import progress_verbose_option, trace_format_option
+from toolscore.cli.options import (
+    metric_option,
+    progress_verbose_option,
+    report_option,
+    trace_format_option,
+)
 from toolscore.cli.output import ExitCode, handled_errors, warn_unreadable_arguments
 
 #: Exit code when a metric regressed.
@@ -46,6 +51,8 @@ EXIT_ERROR = 2
     default=None,
     help="Also write the comparison as JSON.",
 )
+@report_option("toolscore-regression")
+@metric_option
 @progress_verbose_option
 @click.pass_context
 def command(
@@ -56,6 +63,8 @@ def command(
     threshold: float,
     trace_format: str,
     output: Path | None,
+    reports: tuple[tuple[str, str], ...],
+    metric_options: tuple[tuple[str, object], ...],
     verbose: bool,
 ) -> None:
     """Compare agent trace against a saved baseline.
@@ -92,8 +101,13 @@ def command(
             format=trace_format,
             validate_side_effects=False,
             judge=False,
+            options=dict(metric_options),
             plugin_manager=pm,
         )
+        if reports:
+            from toolscore.reporters import write_reports
+
+            write_reports(result, dict(reports), plugin_manager=pm)
         warn_unreadable_arguments(trace_file, result.trace_calls)
         comparison = compare_to_baseline(result, baseline, threshold, gold_file)
         print_comparison_result(comparison, console)

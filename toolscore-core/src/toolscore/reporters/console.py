@@ -167,6 +167,10 @@ def _print_compact(result: EvaluationResult, console: Console) -> None:
     _print_completion(result, console)
     _print_top_issues(result, console)
     _print_findings(result, console)
+    plugin_table = _plugin_metrics_table(result)
+    if plugin_table is not None:
+        console.print(plugin_table)
+        console.print()
     console.print("[dim]Use --verbose for detailed metrics and failure analysis.[/dim]")
     console.print()
 
@@ -232,9 +236,31 @@ def metric_tips(result: EvaluationResult) -> list[str]:
     return list(tips(result))
 
 
+def _plugin_metrics_table(result: EvaluationResult) -> Any:
+    """The plugin metrics' rows (:mod:`toolscore.reporters.plugin_metrics`), or ``None``."""
+    from toolscore.reporters.plugin_metrics import plugin_metric_rows
+
+    rows = plugin_metric_rows(result)
+    if not rows:
+        return None
+    table = _table("Plugin Metrics")
+    table.add_column("Metric", style="cyan", no_wrap=True)
+    table.add_column("Value", justify="left")
+    for row in rows:
+        table.add_row(shown(row.label, one_line=True), shown(row.text, one_line=True))
+    return table
+
+
 def _extra_tables(result: EvaluationResult) -> Iterator[Any]:
-    """The optional verbose tables, in order; each only when its metric exists."""
+    """The optional verbose tables, in order; each only when its metric exists.
+
+    The built-in metrics have tables of their own; plugin metrics share one generic table.
+    """
     from rich.text import Text
+
+    plugin_table = _plugin_metrics_table(result)
+    if plugin_table is not None:
+        yield plugin_table
 
     tc = metric(result, "tool_correctness_metrics", default={})
     missing = list(tc.get("missing_tools") or []) if isinstance(tc, Mapping) else []

@@ -252,6 +252,17 @@ def _metric_cards(result: EvaluationResult) -> str:
     return '<h2>Core Metrics</h2><div class="grid">' + "".join(cards) + "</div>"
 
 
+def _plugin_metrics(result: EvaluationResult) -> str:
+    """A card per plugin metric (the generic rendering, or the plugin's own)."""
+    from toolscore.reporters.plugin_metrics import plugin_metric_rows
+
+    rows = plugin_metric_rows(result)
+    if not rows:
+        return ""
+    cards = "".join(_card(row.label, row.text) for row in rows)
+    return '<h2>Plugin Metrics</h2><div class="grid">' + cards + "</div>"
+
+
 def _performance(result: EvaluationResult) -> str:
     latency = result.metrics.get("latency_metrics")
     cost = result.metrics.get("cost_metrics")
@@ -296,6 +307,7 @@ def render_html(result: EvaluationResult) -> str:
             _issues(result),
             _comparison(result),
             _metric_cards(result),
+            _plugin_metrics(result),
             _performance(result),
             _all_metrics(result),
             "<footer>Generated with toolscore</footer>",

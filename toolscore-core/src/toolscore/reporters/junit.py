@@ -173,6 +173,10 @@ class JUnitReporter:
         }
         if self.min_score is not None:
             props["min_score"] = f"{self.min_score:.6f}"
+        from toolscore.reporters.plugin_metrics import plugin_metric_rows
+
+        for row in plugin_metric_rows(result):
+            props.setdefault(f"metric.{row.name}", row.text)
         return props
 
     def _system_out(self, result: EvaluationResult) -> str:

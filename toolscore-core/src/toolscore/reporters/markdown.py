@@ -114,6 +114,24 @@ def _side_effects(metrics: Mapping[str, object]) -> list[str]:
     return lines
 
 
+def _plugin_metrics(result: EvaluationResult) -> list[str]:
+    """One table row per plugin metric (the generic rendering, or the plugin's own)."""
+    from toolscore.reporters.plugin_metrics import plugin_metric_rows
+
+    rows = plugin_metric_rows(result)
+    if not rows:
+        return []
+    lines = ["## 🧩 Plugin Metrics", "", "| Metric | Value |", "|--------|-------|"]
+    lines += [f"| {_cell(row.label)} | {_cell(row.text)} |" for row in rows]
+    lines.append("")
+    return lines
+
+
+def _cell(text: str) -> str:
+    """``text`` safe inside a Markdown table cell (pipes and backslashes escaped)."""
+    return text.replace("\\", "\\\\").replace("|", "\\|")
+
+
 def render_markdown(result: EvaluationResult) -> str:
     """The report text, redacted."""
     metrics = result.metrics
@@ -150,6 +168,7 @@ def render_markdown(result: EvaluationResult) -> str:
     lines += _efficiency(metrics)
     lines += _semantic(metrics)
     lines += _side_effects(metrics)
+    lines += _plugin_metrics(result)
     lines += [
         "## 📋 All Metrics",
         "",
