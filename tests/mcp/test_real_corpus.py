@@ -111,3 +111,35 @@ def test_grade_is_within_the_fair_range(graded: Any) -> None:
     fair = manifest["fair_grade"]
     best, worst = GRADES.index(fair["best"]), GRADES.index(fair["worst"])
     assert best <= GRADES.index(card["grade"]) <= worst, (card["grade"], card["coverage"]["line"])
+
+
+#: Every finding of the conformance checks and of ``schema-ref`` on the corpus, each checked
+#: by hand against the server's definitions (none is a false positive):
+#: * duckduckgo ``search`` searches the web and ``fetch_content`` fetches a URL; neither
+#:   declares ``openWorldHint``;
+#: * sqlite ``write_query``, ``create_table`` and ``append_insight`` change the database (or
+#:   the memo) and declare no annotations at all;
+#: * tavily ``tavily_search``, ``tavily_crawl`` and ``tavily_map`` reach the web and declare
+#:   no ``openWorldHint``.
+NEW_RULE_FINDINGS: dict[str, set[tuple[str, str]]] = {
+    "duckduckgo": {("annotations", "search"), ("annotations", "fetch_content")},
+    "sqlite": {
+        ("annotations", "write_query"),
+        ("annotations", "create_table"),
+        ("annotations", "append_insight"),
+    },
+    "tavily": {
+        ("annotations", "tavily_search"),
+        ("annotations", "tavily_crawl"),
+        ("annotations", "tavily_map"),
+    },
+}
+
+
+def test_new_rules_find_only_what_was_checked_by_hand(graded: Any) -> None:
+    manifest, card = graded
+    found = {(o["rule"], f["tool"]) for o in card["conformance"] for f in o["findings"]}
+    found |= {(i["rule"], i["tool"]) for i in card["lint"] if i["rule"] == "schema-ref"}
+    assert found == NEW_RULE_FINDINGS.get(manifest["name"], set())
+    assert card["protocol_version"]
+    assert not [o["rule"] for o in card["conformance"] if o["status"] == "not-run"]

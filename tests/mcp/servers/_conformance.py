@@ -230,7 +230,10 @@ def build(flaw: str) -> Any:
 
         @server.read_resource()  # type: ignore[misc]
         async def _read(uri: Any) -> Any:
-            return read(str(uri)).contents
+            from mcp.server.lowlevel.helper_types import ReadResourceContents
+
+            contents = read(str(uri)).contents
+            return [ReadResourceContents(content=c.text, mime_type=c.mimeType) for c in contents]
 
         return server
 
