@@ -13,7 +13,7 @@ GRADES = ("A", "B", "C", "D", "F")
 FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
 
 
-def _check_format(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+def check_format(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     """A format no installed extractor reads is a usage error (exit 2), named with the
     installed ones or the distribution to install; ``auto`` is always valid."""
     if value is None or ctx.resilient_parsing or str(value).strip().lower() == "auto":
@@ -36,7 +36,7 @@ trace_format_option = click.option(
     "trace_format",
     default="auto",
     show_default=True,
-    callback=_check_format,
+    callback=check_format,
     help="Trace format (auto, openai, anthropic, gemini, mcp, langchain, otel, custom, ...).",
 )
 

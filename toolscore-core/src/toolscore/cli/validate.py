@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from toolscore.cli.options import check_format
 from toolscore.cli.output import ExitCode, fail
 
 
@@ -45,7 +46,13 @@ def _cut(text: str) -> str:
 @click.command(name="validate")
 @click.argument("trace_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(
-    "-f", "--format", "trace_format", default="auto", show_default=True, help="Trace format."
+    "-f",
+    "--format",
+    "trace_format",
+    default="auto",
+    show_default=True,
+    callback=check_format,
+    help="Trace format.",
 )
 @click.pass_context
 def command(ctx: click.Context, trace_file: Path, trace_format: str) -> None:
