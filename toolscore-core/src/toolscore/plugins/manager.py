@@ -358,9 +358,7 @@ class ToolscorePluginManager(pluggy.PluginManager):
         plugin's exception is that plugin's alone (pluggy stops a call at the first one).
         """
         caller = getattr(self.hook, hook_name)
-        others = [
-            other.plugin for other in _plain(caller.get_hookimpls()) if other is not impl
-        ]
+        others = [other.plugin for other in _plain(caller.get_hookimpls()) if other is not impl]
         answer = self.subset_hook_caller(hook_name, others)(**kwargs)
         if caller.spec is not None and caller.spec.opts.get("firstresult"):
             return answer
