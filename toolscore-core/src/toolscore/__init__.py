@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     )
     from toolscore.loading import load_gold_standard, load_trace
     from toolscore.matchers import ANY, Approx, Contains, IsType, Matcher, OneOf, Regex
+    from toolscore.matching import MatchSpec, TrajectoryMatch, match_trajectory
     from toolscore.model import ToolCall
     from toolscore.result import EvaluationResult, letter_grade
     from toolscore.snapshots import Snapshot, SnapshotStore, snapshot_check
@@ -87,6 +88,9 @@ _LAZY: dict[str, str] = {
     "load_gold_standard": "toolscore.loading",
     "load_trace": "toolscore.loading",
     "ToolCall": "toolscore.model",
+    "match_trajectory": "toolscore.matching",
+    "MatchSpec": "toolscore.matching",
+    "TrajectoryMatch": "toolscore.matching",
 }
 
 __all__ = [
@@ -98,6 +102,7 @@ __all__ = [
     "FixSuggestion",
     "IsType",
     "JudgeConfig",
+    "MatchSpec",
     "Matcher",
     "OneOf",
     "Regex",
@@ -106,6 +111,7 @@ __all__ = [
     "ToolCall",
     "ToolScoreAssertionError",
     "TraceCapture",
+    "TrajectoryMatch",
     "__version__",
     "assert_tools",
     "auto_extract",
@@ -128,6 +134,7 @@ __all__ = [
     "letter_grade",
     "load_gold_standard",
     "load_trace",
+    "match_trajectory",
     "snapshot_check",
     "test_agent",
     "test_agent_async",

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from toolscore.alignment import align
 from toolscore.context import NOT_APPLICABLE, EvaluationContext
-from toolscore.model import calls_from_dicts
+from toolscore.matching.expected import expected_calls
 from toolscore.result import DEFAULT_WEIGHTS, EvaluationResult, normalize_weights
 
 if TYPE_CHECKING:
@@ -40,6 +40,7 @@ def evaluate(
     forbidden: Sequence[Mapping[str, Any]] | None = None,
     *,
     options: Mapping[str, Any] | None = None,
+    match: Any = None,
     plugin_manager: ToolscorePluginManager | None = None,
 ) -> EvaluationResult:
     """Score actual tool calls against expected ones.
@@ -56,6 +57,10 @@ def evaluate(
         ``metrics["policy_metrics"]`` and never change the score.
     :param options: options for plugin metrics, handed to each as ``context.options``
         (``toolscore eval --option key=value``).
+    :param match: a matching mode (``"unordered"``, ``"subset"``, ``"superset"``), a mapping
+        ``{"mode", "args", "args_overrides"}`` or a :class:`~toolscore.matching.MatchSpec`; the
+        metrics then follow it and ``metrics["trajectory_match"]`` holds the verdict
+        (docs/matching.md). ``None`` (the default) scores exactly as the reference does.
     :param plugin_manager: the manager whose metrics and extractors to use (default: the
         process-wide one).
     :raises TypeError: ``expected`` is not a list, or ``actual`` is not a recognised format.
@@ -66,14 +71,23 @@ def evaluate(
     trace_calls = _extract(actual, plugin_manager)
     pm = plugin_manager if plugin_manager is not None else _default_manager()
     merged = _weights(weights, pm)
-    gold_calls = calls_from_dicts(expected)
+    gold_calls = expected_calls(expected, pm)  # "$regex" forms read as in gold files
     if forbidden is not None:
         from toolscore.metrics.policy import validate_rules
 
         validate_rules(forbidden)
+    verdict = None
+    if match is not None:
+        from toolscore.matching.apply import apply_match
+        from toolscore.matching.trajectory import MatchSpec
+
+        spec = MatchSpec.coerce(match)
+        gold_calls, trace_calls, verdict = apply_match(gold_calls, trace_calls, spec, strict=strict)
     result = _run(
         pm, gold_calls, trace_calls, merged, strict, forbidden, "evaluate", False, options
     )
+    if verdict is not None:
+        result.metrics["trajectory_match"] = {**verdict.to_dict(), "spec": spec.to_dict()}
     pm.evaluation_finished(result)
     return result
 

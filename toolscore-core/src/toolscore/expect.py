@@ -56,6 +56,8 @@ class Expectation:
         self._min_score = 0.9
         self._weights: dict[str, float] | None = None
         self._strict = False
+        # .calls(tool, **args) means "at least these arguments" (docs/matching.md).
+        self._match: dict[str, Any] = {"mode": "strict", "args": "superset", "args_overrides": {}}
 
     # -- building ----------------------------------------------------------------------------
 
@@ -65,10 +67,12 @@ class Expectation:
         return self
 
     def calls(self, tool: str, **args: Any) -> Expectation:
-        """Expect a call to ``tool``; with keyword arguments, check those (matchers allowed).
+        """Expect a call to ``tool`` with at least these arguments (matchers allowed).
 
-        Without keyword arguments the arguments are not checked at all. "Exactly zero
-        arguments" cannot be said fluently; use ``evaluate([{"tool": t, "args": {}}], ...)``.
+        Extra arguments the agent adds are accepted (unlike the reference, which lowers
+        argument precision for them); :meth:`with_exact_args` restores that. Without keyword
+        arguments the arguments are not checked at all. "Exactly zero arguments" cannot be said
+        fluently; use ``evaluate([{"tool": t, "args": {}}], ...)``.
         """
         entry: dict[str, Any] = {"tool": tool}
         if args:
@@ -98,6 +102,42 @@ class Expectation:
     def with_strict_args(self) -> Expectation:
         """Compare arguments strictly (no int/float coercion, no string strip)."""
         self._strict = True
+        return self
+
+    def with_exact_args(self) -> Expectation:
+        """Expected calls list *all* the arguments: extra ones count against the score."""
+        self._match["args"] = "exact"
+        return self
+
+    def in_any_order(self) -> Expectation:
+        """The expected calls may happen in any order (the same calls, no more, no fewer)."""
+        self._match["mode"] = "unordered"
+        return self
+
+    def allowing_extra_calls(self) -> Expectation:
+        """Calls beyond the expected ones are fine, in any order (``superset`` mode)."""
+        self._match["mode"] = "superset"
+        return self
+
+    def matching(
+        self,
+        mode: str | None = None,
+        args: Any = None,
+        args_overrides: dict[str, Any] | None = None,
+    ) -> Expectation:
+        """Set the match mode and argument policies, as ``match_trajectory`` takes them.
+
+        ``args_overrides`` is merged into those already set, tool by tool.
+        """
+        from toolscore.matching.trajectory import MatchSpec
+
+        if mode is not None:
+            self._match["mode"] = mode
+        if args is not None:
+            self._match["args"] = args
+        if args_overrides:
+            self._match["args_overrides"] = {**self._match["args_overrides"], **args_overrides}
+        MatchSpec.coerce(self._match)  # fail here, at the line that set a bad value
         return self
 
     # -- running -----------------------------------------------------------------------------
@@ -159,7 +199,9 @@ class Expectation:
         self._check_forbidden(actual)
         if not self._expected:
             return evaluate([], actual)
-        result = evaluate(self._expected, actual, weights=self._weights, strict=self._strict)
+        result = evaluate(
+            self._expected, actual, weights=self._weights, strict=self._strict, match=self._match
+        )
         check_threshold(result, self._min_score, strict=self._strict)
         return result
 
