@@ -200,13 +200,13 @@ def test_budget_gates_and_presets(tmp_path: Path) -> None:
     path.write_text(json.dumps({"tools": tools}), encoding="utf-8")
     within = run_cli("mcp", "lint", "--file", str(path), "--budget", "100000")
     assert within.returncode == 0, within.stdout + within.stderr
-    assert "near-duplicate descriptions: tool_0 / tool_1" in within.stdout
+    assert "near-duplicate descriptions: tool_0 / tool_1" in within.stderr
     over = run_cli("mcp", "lint", "--file", str(path), "--budget", "cursor")
     assert over.returncode == 1
-    assert "advertises 41 tools, over the limit of 40 (cursor)" in over.stdout
+    assert "advertises 41 tools, over the limit of 40 (cursor)" in over.stderr
     tokens = run_cli("mcp", "lint", "--file", str(path), "--budget", "50")
     assert tokens.returncode == 1
-    assert "over the budget of 50" in tokens.stdout
+    assert "over the budget of 50" in tokens.stderr
     bad = run_cli("mcp", "lint", "--file", str(path), "--max-tools", "lots")
     assert bad.returncode == 2
     assert "--max-tools takes a positive number" in bad.stderr

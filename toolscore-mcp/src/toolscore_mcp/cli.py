@@ -344,16 +344,15 @@ def lint_command(
         )
     else:
         _print_lint(issues, len(tools), errors, warnings)
-    breaches = _lint_surface(tools, details, limits, ctx, quiet=as_json)
+    breaches = _lint_surface(tools, details, limits, ctx)
     if errors or breaches:
         sys.exit(1)
 
 
-def _lint_surface(
-    tools: Sequence[Any], details: Any, limits: Any, ctx: click.Context, *, quiet: bool
-) -> list[str]:
+def _lint_surface(tools: Sequence[Any], details: Any, limits: Any, ctx: click.Context) -> list[str]:
     """Definition-only conformance checks, provider compatibility and the budget, printed
-    after the lint table (on stderr with ``--json``); returns the broken budget gates."""
+    on stderr after the lint table (stdout keeps the lint findings alone, as before);
+    returns the broken budget gates."""
     from rich.console import Console
     from rich.text import Text
     from toolscore.terminal_text import shown
@@ -362,7 +361,7 @@ def _lint_surface(
     from toolscore_mcp.compat import PROVIDERS, compatibility, incompatible_count
     from toolscore_mcp.conformance import definition_conformance
 
-    console = _console() if not quiet else Console(stderr=True)
+    console = Console(stderr=True)
     for outcome in definition_conformance(tools, details, pm=_plugin_manager(ctx)):
         for finding in outcome.findings:
             console.print(
