@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from toolscore.matching import MatchSpec, TrajectoryMatch, match_trajectory
     from toolscore.model import ToolCall
     from toolscore.result import EvaluationResult, letter_grade
+    from toolscore.runs import RunsResult, evaluate_runs
     from toolscore.snapshots import Snapshot, SnapshotStore, snapshot_check
 
 #: Public name -> module that defines it. Resolved lazily by ``__getattr__``.
@@ -91,6 +92,8 @@ _LAZY: dict[str, str] = {
     "match_trajectory": "toolscore.matching",
     "MatchSpec": "toolscore.matching",
     "TrajectoryMatch": "toolscore.matching",
+    "evaluate_runs": "toolscore.runs",
+    "RunsResult": "toolscore.runs",
 }
 
 __all__ = [
@@ -106,6 +109,7 @@ __all__ = [
     "Matcher",
     "OneOf",
     "Regex",
+    "RunsResult",
     "Snapshot",
     "SnapshotStore",
     "ToolCall",
@@ -118,6 +122,7 @@ __all__ = [
     "capture_trace",
     "cases",
     "evaluate",
+    "evaluate_runs",
     "evaluate_trace",
     "expect",
     "from_anthropic",

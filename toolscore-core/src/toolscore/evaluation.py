@@ -102,6 +102,7 @@ def evaluate_trace(
     weights: Mapping[str, float] | None = None,
     *,
     options: Mapping[str, Any] | None = None,
+    match: Any = None,
     plugin_manager: ToolscorePluginManager | None = None,
 ) -> EvaluationResult:
     """Score a trace file against a gold file (always lenient comparison).
@@ -115,6 +116,7 @@ def evaluate_trace(
         installed extractor plugins).
     :param weights: as in :func:`evaluate`.
     :param options: options for plugin metrics, as in :func:`evaluate`.
+    :param match: as in :func:`evaluate`; by default the gold file's ``"match"`` object, if any.
     :raises FileNotFoundError: a file is missing (an :class:`~toolscore.errors.InputError`).
     :raises toolscore.errors.InputError: a file is invalid; the message names the file and
         the JSON path.
@@ -129,6 +131,16 @@ def evaluate_trace(
         from toolscore.metrics.policy import validate_rules
 
         validate_rules(forbidden)
+    from toolscore.matching.gold import load_match
+
+    spec = match if match is not None else load_match(gold_file)
+    verdict = None
+    if spec is not None:
+        from toolscore.matching.apply import apply_match
+        from toolscore.matching.trajectory import MatchSpec
+
+        spec = MatchSpec.coerce(spec)
+        gold_calls, trace_calls, verdict = apply_match(gold_calls, trace_calls, spec, strict=False)
     result = _run(
         pm,
         gold_calls,
@@ -140,6 +152,8 @@ def evaluate_trace(
         validate_side_effects,
         options,
     )
+    if verdict is not None and spec is not None:
+        result.metrics["trajectory_match"] = {**verdict.to_dict(), "spec": spec.to_dict()}
     if judge is not False:
         semantic = _judge(judge, gold_calls, trace_calls, result, pm)
         if semantic is not None:

@@ -34,8 +34,34 @@ _REPORT_OPTIONS = (
 
 @click.command(name="eval")
 @click.argument("gold_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.argument("trace_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument(
+    "trace_files",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+)
 @trace_format_option
+@click.option(
+    "--k",
+    "runs_k",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Several traces are runs of one case: report pass@K and pass^K (default K = runs).",
+)
+@click.option(
+    "--match",
+    "match_mode",
+    type=click.Choice(["strict", "unordered", "subset", "superset"]),
+    default=None,
+    help="Matching mode (docs/matching.md); default: the gold file's, else the reference's.",
+)
+@click.option(
+    "--args",
+    "args_policy",
+    type=click.Choice(["exact", "ignore", "subset", "superset"]),
+    default=None,
+    help="Argument policy with --match (default exact).",
+)
 @click.option(
     "-o",
     "--output",
@@ -114,8 +140,11 @@ _REPORT_OPTIONS = (
 def command(
     ctx: click.Context,
     gold_file: Path,
-    trace_file: Path,
+    trace_files: tuple[Path, ...],
     trace_format: str,
+    runs_k: int | None,
+    match_mode: str | None,
+    args_policy: str | None,
     output: Path,
     html: Path | None,
     csv: Path | None,
@@ -147,6 +176,33 @@ def command(
     check_weights(ctx, weights)
     pm = plugin_manager_for(ctx)
     console = stdout_console()
+    match = None
+    if match_mode is not None or args_policy is not None:
+        match = {"mode": match_mode or "strict", "args": args_policy or "exact"}
+    if len(trace_files) > 1 or runs_k is not None:
+        from toolscore.cli.runs import evaluate_run_files
+
+        if runs_k is not None and runs_k > len(trace_files):
+            raise click.BadParameter(
+                f"K={runs_k} exceeds the {len(trace_files)} runs", param_hint="--k"
+            )
+        with handled_errors(
+            verbose, "Unexpected error: ", expected=((ValueError, "Invalid data: "),)
+        ):
+            code = evaluate_run_files(
+                pm,
+                gold_file,
+                trace_files,
+                trace_format,
+                k=runs_k,
+                threshold=fail_under.score if fail_under and fail_under.score is not None else 0.9,
+                output=output,
+                weights=dict(weights) or None,
+                match=match,
+                console=console,
+            )
+        sys.exit(code)
+    trace_file = trace_files[0]
     extra_reports: dict[str, Path] = {
         name: path
         for (name, _), path in zip(_REPORT_OPTIONS, (html, csv, markdown, junit))
@@ -178,6 +234,7 @@ def command(
             dict(weights) or None,
             _judge_option(llm_judge, llm_model, llm_provider, llm_base_url, llm_cache),
             dict(metric_options),
+            match,
         )
         junit_options = {
             "fail_on_violations": fail_on_violations,
@@ -234,6 +291,7 @@ def _evaluate(
     weights: dict[str, float] | None,
     judge: Any,
     options: dict[str, Any],
+    match: Any = None,
 ) -> Any:
     from toolscore.evaluation import evaluate_trace
 
@@ -251,6 +309,7 @@ def _evaluate(
         forbidden=rules,
         weights=weights,
         options=options,
+        match=match,
         plugin_manager=pm,
     )
 
