@@ -9,7 +9,9 @@
   resolve through ``ExtractorSpec.function_name``. When the distribution that provides one is
   not installed, the name still imports, and calling it raises :class:`MissingPluginError`
   saying what to install.
-* ``JudgeConfig`` comes from ``toolscore-judge`` when it is installed.
+* ``JudgeConfig`` is the configuration class the installed judge plugins declare
+  (``JudgeSpec.config_type``); without one, it raises :class:`MissingPluginError` when called.
+* Which distribution to install comes from :mod:`toolscore.first_party`.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from toolscore.errors import InputError, MissingPluginError
+from toolscore.first_party import FIRST_PARTY, distribution_of_kind, provider_of
 from toolscore.model import ToolCall, calls_from_dicts
 
 if TYPE_CHECKING:
@@ -26,7 +29,6 @@ if TYPE_CHECKING:
     from toolscore.specs import ExtractorSpec
 
 __all__ = [
-    "PROVIDERS_DISTRIBUTION",
     "SEED_HELPERS",
     "auto_extract",
     "calls_to_dicts",
@@ -35,10 +37,6 @@ __all__ = [
     "extractor_function",
     "providers_hint",
 ]
-
-#: The distribution with the provider and framework extractors.
-PROVIDERS_DISTRIBUTION = "toolscore-providers"
-JUDGE_DISTRIBUTION = "toolscore-judge"
 
 #: The seed's ``from_*`` helpers: importable whatever is installed.
 SEED_HELPERS: tuple[str, ...] = (
@@ -53,31 +51,6 @@ SEED_HELPERS: tuple[str, ...] = (
     "from_otel",
 )
 
-#: Format names that first-party distributions provide (for "install X" messages).
-_PROVIDER_FORMATS = frozenset(
-    {
-        "openai",
-        "openai_responses",
-        "openai_chat",
-        "responses",
-        "google_genai",
-        "pydanticai",
-        "jsonrpc",
-        "anthropic",
-        "gemini",
-        "google",
-        "mcp",
-        "langchain",
-        "langgraph",
-        "otel",
-        "opentelemetry",
-        "pydantic_ai",
-        "openai_agents",
-        "claude_agent_sdk",
-        "crewai",
-    }
-)
-
 _NOT_DETECTED = (
     "Cannot auto-detect provider format from {kind}. Pass a raw OpenAI/Anthropic/Gemini/"
     "LangGraph/PydanticAI/OpenAIAgents/ClaudeAgentSDK response, or a list of dicts with "
@@ -87,17 +60,18 @@ _NOT_DETECTED = (
 
 def distribution_for_format(name: str) -> str | None:
     """The first-party distribution that provides format ``name`` (or ``from_<name>``)."""
-    key = name.lower().replace("-", "_").removeprefix("from_")
-    return PROVIDERS_DISTRIBUTION if key in _PROVIDER_FORMATS else None
+    return provider_of("functions", name) or provider_of("formats", name.removeprefix("from_"))
 
 
 def providers_hint(registry: Registry[ExtractorSpec]) -> str:
-    """``". Provider formats ... pip install toolscore-providers"`` when none are installed."""
-    if any(name in _PROVIDER_FORMATS for name in registry.names()):
-        return ""
-    return (
+    """``". Provider formats ... pip install toolscore-providers"`` for each first-party
+    distribution of formats none of which is registered (empty when they all are)."""
+    registered = set(registry.names())
+    missing = [p for p in FIRST_PARTY if p.formats and not registered.intersection(p.formats)]
+    return "".join(
         f". Provider formats (OpenAI, Anthropic, Gemini, MCP, LangChain, OpenTelemetry, ...) "
-        f"need the {PROVIDERS_DISTRIBUTION} distribution: pip install {PROVIDERS_DISTRIBUTION}"
+        f"need the {p.distribution} distribution: pip install {p.distribution}"
+        for p in missing
     )
 
 
@@ -270,21 +244,21 @@ def _registered_function(name: str) -> bool:
 
 
 def _judge_config() -> type:
+    from toolscore.judging import judge_config_type
+
     try:
-        from toolscore_judge.config import JudgeConfig
+        return judge_config_type()
     except ImportError:
         return _MissingJudgeConfig
-    config_class: type = JudgeConfig
-    return config_class
 
 
 class _MissingJudgeConfig:
-    """Stands in for ``JudgeConfig`` when toolscore-judge is not installed."""
+    """Stands in for ``JudgeConfig`` when no judge plugin is installed."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        distribution = distribution_of_kind("judges")
         raise MissingPluginError(
-            f"JudgeConfig needs the {JUDGE_DISTRIBUTION} distribution: "
-            f"pip install {JUDGE_DISTRIBUTION}"
+            f"JudgeConfig needs the {distribution} distribution: pip install {distribution}"
         )
 
 

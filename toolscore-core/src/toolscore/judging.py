@@ -1,15 +1,16 @@
 """Glue between ``evaluate_trace(judge=...)`` / ``toolscore eval --llm-judge`` and the judges.
 
-Judges are plugins (the ``toolscore_register_judges`` hook); the built-in ones and
-``JudgeConfig`` live in the optional ``toolscore-judge`` distribution, which is imported only
-when a judge is asked for. Whatever goes wrong with a judge (no key, a conflicting config, an
+Judges are plugins (the ``toolscore_register_judges`` hook), and so is their configuration:
+the judges' ``JudgeSpec.config_type`` names the class that ``judge=True``, a model name or the
+``--llm-*`` options become (``toolscore.JudgeConfig``), imported only when a judge is asked
+for. Core names no judge plugin. Whatever goes wrong with a judge (no key, a conflicting config, an
 HTTP error, a timeout, a garbled answer), the evaluation completes: the problem is recorded
 as ``semantic_metrics["error"]`` with ``semantic_score: None``.
 
 Pairs: the judge sees the pairs of the evaluation's alignment (same tool name, best argument
 match), then the calls the alignment left unpaired, matched in order, so that a renamed tool
 (``search`` vs ``web_search``), which the judge exists to recognise, is still judged. The
-number of pairs is ``min(len(expected), len(actual))``, as in the reference.
+number of pairs is ``min(len(expected), len(actual))``.
 """
 
 from __future__ import annotations
@@ -20,21 +21,29 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
 
 from toolscore.errors import MissingPluginError, ToolscoreError
+from toolscore.first_party import distribution_of_kind
 from toolscore.model import ToolCall
 
 if TYPE_CHECKING:
-    from toolscore_judge.config import JudgeConfig
-
     from toolscore.plugins.manager import ToolscorePluginManager
 
 __all__ = [
+    "install_judges_hint",
     "judge_config",
+    "judge_config_type",
     "judge_from_cli_options",
     "judge_pairs",
     "run_judge",
 ]
 
-_INSTALL_HINT = "install toolscore-judge (pip install toolscore-judge)"
+#: A judge configuration (the class is whatever the judge plugin declares).
+JudgeConfig = Any
+
+
+def install_judges_hint() -> str:
+    """``"install toolscore-judge (pip install toolscore-judge)"``, from the first-party table."""
+    distribution = distribution_of_kind("judges")
+    return f"install {distribution} (pip install {distribution})"
 
 
 class _HasPairs(Protocol):
@@ -42,19 +51,32 @@ class _HasPairs(Protocol):
     def pairs(self) -> Sequence[tuple[int, int]]: ...
 
 
-def _config_type() -> type[JudgeConfig]:
-    from toolscore_judge.config import JudgeConfig
+def judge_config_type(plugin_manager: ToolscorePluginManager | None = None) -> type[Any]:
+    """The configuration class the registered judges declare (``toolscore.JudgeConfig``).
 
-    return JudgeConfig
+    The first judge, by name, whose spec has a ``config_type`` decides.
+
+    :raises ImportError: no registered judge declares one, or its module cannot be imported.
+    """
+    from toolscore.plugins import manager_or_default
+
+    registry = manager_or_default(plugin_manager).get_judges()
+    for name in registry.names():
+        load = registry[name].config_type
+        if load is not None:
+            return load()
+    raise ImportError(f"no installed judge declares a configuration; {install_judges_hint()}")
 
 
-def judge_config(judge: Any) -> JudgeConfig:
+def judge_config(
+    judge: Any, *, plugin_manager: ToolscorePluginManager | None = None
+) -> JudgeConfig:
     """``True``/``None`` → default config, a str → that model, a JudgeConfig → itself.
 
-    :raises ImportError: toolscore-judge is not installed.
+    :raises ImportError: no judge plugin (with its configuration) is installed.
     :raises TypeError: anything else.
     """
-    config_type = _config_type()
+    config_type = judge_config_type(plugin_manager)
     if judge is True or judge is None:
         return config_type()
     if isinstance(judge, str):
@@ -122,16 +144,18 @@ def run_judge(
     """Judge the evaluation's pairs; the ``semantic_metrics`` mapping, or ``None`` for no key.
 
     Called by ``evaluate_trace`` when ``judge`` is not ``False``. Returns ``None`` (with a
-    ``UserWarning``) when toolscore-judge or a judge's SDK is not installed, as the reference
-    did for a missing SDK. Every other failure becomes ``{"error": ..., "semantic_score": None}``.
+    ``UserWarning``) when no judge plugin or a judge's SDK is installed. Every other failure becomes ``{"error": ..., "semantic_score": None}``.
     """
     if judge is False:
         return None
+    from toolscore.plugins import manager_or_default
+
+    plugin_manager = manager_or_default(plugin_manager)
     try:
-        config = judge_config(judge)
+        config = judge_config(judge, plugin_manager=plugin_manager)
     except ImportError:
         warnings.warn(
-            f"the LLM judge was requested but is not available: {_INSTALL_HINT}",
+            f"the LLM judge was requested but is not available: {install_judges_hint()}",
             UserWarning,
             stacklevel=3,
         )
@@ -140,17 +164,13 @@ def run_judge(
         provider = config.resolve_provider()
     except ValueError as exc:
         return _error(str(exc), config, None)
-    if plugin_manager is None:
-        from toolscore.plugins import get_plugin_manager
-
-        plugin_manager = get_plugin_manager()
     registry = plugin_manager.get_judges()
     if provider not in registry:
         installed = ", ".join(registry.names())
         hint = (
             f"installed judges: {installed}"
             if installed
-            else f"no judge is loaded; {_INSTALL_HINT}"
+            else f"no judge is loaded; {install_judges_hint()}"
         )
         return _error(f"no LLM judge for provider {provider!r} ({hint})", config, provider)
     index_pairs = judge_pairs(expected, actual, alignment)
@@ -159,7 +179,7 @@ def run_judge(
         backend = registry[provider].factory(config)
         result = backend.judge(pairs, gold_count=len(expected), trace_count=len(actual))
     except ImportError as exc:  # a judge whose SDK is missing
-        warnings.warn(str(exc) or _INSTALL_HINT, UserWarning, stacklevel=3)
+        warnings.warn(str(exc) or install_judges_hint(), UserWarning, stacklevel=3)
         return None
     except Exception as exc:
         return _error(_describe(exc, provider), config, provider)
@@ -181,20 +201,24 @@ def judge_from_cli_options(
     provider: str | None = None,
     base_url: str | None = None,
     cache: str | None = None,
+    *,
+    plugin_manager: ToolscorePluginManager | None = None,
 ) -> JudgeConfig | bool:
     """The ``judge=`` value for ``evaluate_trace`` from ``toolscore eval``'s ``--llm-*`` options.
 
-    ``False`` unless ``--llm-judge`` is given (the other options alone do nothing, as in the
-    reference). ``cache`` is ``--llm-cache DIR|off``; ``None`` keeps the default folder.
+    ``False`` unless ``--llm-judge`` is given (the other options alone do nothing).
+    ``cache`` is ``--llm-cache DIR|off``; ``None`` keeps the default folder.
 
-    :raises MissingPluginError: ``--llm-judge`` without toolscore-judge installed.
+    :raises MissingPluginError: ``--llm-judge`` without a judge plugin installed.
     """
     if not llm_judge:
         return False
     try:
-        config_type = _config_type()
+        config_type = judge_config_type(plugin_manager)
     except ImportError:
-        raise MissingPluginError(f"--llm-judge needs the LLM judges: {_INSTALL_HINT}") from None
+        raise MissingPluginError(
+            f"--llm-judge needs the LLM judges: {install_judges_hint()}"
+        ) from None
     options: dict[str, Any] = {"provider": provider or None, "base_url": base_url or None}
     if model:
         options["model"] = model

@@ -82,11 +82,22 @@ class MatcherSpec:
 
 @attrs.frozen
 class JudgeSpec:
-    """An LLM judge backend; ``factory(config)`` returns a :class:`toolscore.protocols.Judge`."""
+    """An LLM judge backend; ``factory(config)`` returns a :class:`toolscore.protocols.Judge`.
+
+    ``config_type`` is how core builds that ``config`` without knowing the judge plugin: a
+    zero-argument callable returning the configuration class (import it inside the callable,
+    so listing plugins stays cheap). The class is public as ``toolscore.JudgeConfig``; core
+    calls it with keyword arguments ``model``, ``provider``, ``base_url`` and ``cache_dir``
+    (``evaluate_trace(judge=...)``, ``--llm-*``) and asks the instance ``resolve_provider()``
+    for the judge name to use. The ImportError it may raise means "not available".
+    """
 
     name: str = attrs.field(validator=_check_name)
     factory: Callable[[Any], Judge]
     summary: str = ""
+    #: Returns the configuration class ``factory`` receives; ``None`` for judges that only
+    #: accept a configuration another plugin defines.
+    config_type: Callable[[], type[Any]] | None = None
 
 
 @attrs.frozen

@@ -39,8 +39,20 @@ def _factory(provider: str) -> Any:
     return build
 
 
+def _config_type() -> type[Any]:
+    """``JudgeConfig``, imported when core first needs a configuration."""
+    from toolscore_judge.config import JudgeConfig
+
+    return JudgeConfig
+
+
 @hookimpl
 def toolscore_register_judges() -> Iterator[JudgeSpec]:
-    """One judge per wire format; ``openai_compatible`` covers local and hosted clones."""
+    """One judge per wire format; ``openai_compatible`` covers local and hosted clones.
+
+    All four share :class:`~toolscore_judge.config.JudgeConfig` (``toolscore.JudgeConfig``).
+    """
     for provider, summary in _SUMMARIES.items():
-        yield JudgeSpec(name=provider, factory=_factory(provider), summary=summary)
+        yield JudgeSpec(
+            name=provider, factory=_factory(provider), summary=summary, config_type=_config_type
+        )

@@ -24,15 +24,13 @@ from toolscore.batch.results_file import ResultsWriter, read_results
 from toolscore.batch.scoring import BatchJob, ScoringOptions, score_batch, use_plugin_manager
 from toolscore.batch.sources import Dataset, case_id_of
 from toolscore.errors import InputError, MissingPluginError
+from toolscore.first_party import install_hint, provider_of
 
 if TYPE_CHECKING:
     from toolscore.plugins.manager import ToolscorePluginManager
 
 #: Cases per work unit: big enough that pickling and fsync are noise, small enough to spread.
 DEFAULT_BATCH_SIZE = 128
-
-#: Executors that first-party or example distributions provide, for a helpful error.
-EXECUTOR_DISTRIBUTIONS = {"dask": "toolscore-dask"}
 
 
 class DatasetRun(Iterator[CaseResult]):
@@ -168,11 +166,10 @@ class DatasetRun(Iterator[CaseResult]):
 def _executor(pm: ToolscorePluginManager, name: str, options: ExecutorOptions) -> Any:
     registry = pm.get_executors()
     if name not in registry:
-        distribution = EXECUTOR_DISTRIBUTIONS.get(name)
+        distribution = provider_of("executors", name)
         if distribution is not None:
             raise MissingPluginError(
-                f"the {name!r} executor is provided by the {distribution} distribution, which "
-                f"is not installed (or was disabled): pip install {distribution}"
+                f"the {name!r} executor is provided by {install_hint(distribution)}"
             )
         raise InputError(
             f"unknown executor {name!r}; available: {', '.join(registry.names()) or 'none'}"

@@ -16,18 +16,9 @@ import click
 
 from toolscore.builtin.commands import BUILTIN_COMMANDS, load_builtin_command
 from toolscore.cli.output import ExitCode, fail
+from toolscore.first_party import install_hint, provider_of
 
 ROOT_HELP = "Toolscore: LLM Tool Usage Evaluation Package."
-
-#: Commands that first-party distributions provide, for a helpful error when one is missing.
-COMMAND_DISTRIBUTIONS: dict[str, str] = {
-    "mcp": "toolscore-mcp",
-    "demo": "toolscore-mcp",
-    "approve": "toolscore-pytest",
-    "snapshots": "toolscore-pytest",
-    "record": "toolscore-pytest",
-    "init": "toolscore-pytest",
-}
 
 
 class ToolscoreGroup(click.Group):
@@ -59,12 +50,9 @@ class ToolscoreGroup(click.Group):
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
         name = args[0] if args else ""
-        if name in COMMAND_DISTRIBUTIONS and self.get_command(ctx, name) is None:
-            distribution = COMMAND_DISTRIBUTIONS[name]
-            ctx.fail(
-                f"'toolscore {name}' is provided by the {distribution} distribution, which is not "
-                f"installed (or was disabled): pip install {distribution}"
-            )
+        distribution = provider_of("commands", name)
+        if distribution is not None and self.get_command(ctx, name) is None:
+            ctx.fail(f"'toolscore {name}' is provided by {install_hint(distribution)}")
         return super().resolve_command(ctx, args)
 
     def __call__(self, args: Sequence[str] | None = None, **extra: Any) -> Any:

@@ -22,6 +22,7 @@ __all__ = [
     "create_plugin_manager",
     "current_plugin_manager",
     "get_plugin_manager",
+    "manager_or_default",
     "reset_plugin_manager",
     "use_plugin_manager",
 ]
@@ -121,6 +122,12 @@ def get_plugin_manager() -> ToolscorePluginManager:
     if _DEFAULT is None:
         _DEFAULT = create_plugin_manager()
     return _DEFAULT
+
+
+def manager_or_default(pm: ToolscorePluginManager | None) -> ToolscorePluginManager:
+    """``pm`` itself, or :func:`get_plugin_manager`'s when ``None``: every public function
+    that takes ``plugin_manager=None`` resolves it here."""
+    return pm if pm is not None else get_plugin_manager()
 
 
 def current_plugin_manager() -> ToolscorePluginManager | None:
