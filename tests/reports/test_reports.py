@@ -111,7 +111,14 @@ def test_console_reporter_renders_text(result: EvaluationResult) -> None:
 
 def test_json_report_layout_and_unredacted_calls(result: EvaluationResult) -> None:
     data = json.loads(render_report("json", result))
-    assert list(data) == ["timestamp", "summary", "metrics", "gold_calls", "trace_calls"]
+    assert list(data) == [
+        "timestamp",
+        "summary",
+        "metrics",
+        "findings",
+        "gold_calls",
+        "trace_calls",
+    ]
     assert list(data["summary"]) == [
         "gold_calls_count",
         "trace_calls_count",

@@ -38,6 +38,7 @@ def report_dict(result: EvaluationResult) -> dict[str, Any]:
         "timestamp": generated_at().isoformat(),
         "summary": summary(result),
         "metrics": result.metrics,
+        "findings": _findings(result),
         "gold_calls": [call_record(call) for call in result.gold_calls],
         "trace_calls": [call_record(call) for call in result.trace_calls],
     }
@@ -60,6 +61,7 @@ class JsonReporter:
             "timestamp": generated_at().isoformat(),
             "summary": summary(result),
             "metrics": result.metrics,
+            "findings": _findings(result),
         }
         separator = "\n"
         for key, value in head.items():
@@ -78,6 +80,13 @@ class JsonReporter:
             out.write("\n  ]")
         out.write("\n}\n")
         return out.getvalue()
+
+
+def _findings(result: EvaluationResult) -> list[dict[str, Any]]:
+    """Every finding with its stable code (:mod:`toolscore.findings`)."""
+    from toolscore.findings import findings_for
+
+    return [finding.to_dict() for finding in findings_for(result)]
 
 
 def _dumps(value: Any, level: int) -> str:

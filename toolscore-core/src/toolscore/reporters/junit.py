@@ -177,6 +177,10 @@ class JUnitReporter:
 
         for row in plugin_metric_rows(result):
             props.setdefault(f"metric.{row.name}", row.text)
+        from toolscore.findings import findings_for
+
+        codes = sorted({finding.code for finding in findings_for(result)})
+        props["finding_codes"] = ",".join(codes)
         return props
 
     def _system_out(self, result: EvaluationResult) -> str:
@@ -187,6 +191,12 @@ class JUnitReporter:
             lines += [f"  {i}. {fix.tool}  {fix.problem}" for i, fix in enumerate(fixes, start=1)]
         for severity, message in findings(result):
             lines.append(f"{severity.upper()}: {message}")
+        from toolscore.findings import findings_for
+
+        coded = findings_for(result)
+        if coded:
+            lines.append("Findings:")
+            lines += [f"  [{f.code}] {f.message}" for f in coded]
         return "\n".join(lines) + "\n"
 
     def render(self, result: EvaluationResult, *, verbose: bool = False) -> str:
