@@ -250,7 +250,7 @@ def test_gold_file_reads_literal_values_like_snapshots_do(tmp_path) -> None:  # 
     gold = tmp_path / "gold.json"
     gold.write_text(json.dumps([{"tool": "find", "args": {"q": {"$literal": {"$regex": "^a"}}}}]))
     expected = toolscore.load_gold_standard(gold)
-    result = toolscore.evaluate(
-        [c.to_dict() for c in expected], [{"tool": "find", "args": {"q": {"$regex": "^a"}}}]
-    )
+    # The loaded calls hold the literal dict; (a plain Python dict {"$regex": ...} given to
+    # evaluate() is a matcher, see docs/matching.md, so they are passed as loaded).
+    result = toolscore.evaluate(expected, [{"tool": "find", "args": {"q": {"$regex": "^a"}}}])
     assert result.argument_f1 == 1.0
