@@ -41,6 +41,7 @@ def evaluate(
     *,
     options: Mapping[str, Any] | None = None,
     match: Any = None,
+    tools: Any = None,
     plugin_manager: ToolscorePluginManager | None = None,
 ) -> EvaluationResult:
     """Score actual tool calls against expected ones.
@@ -61,6 +62,9 @@ def evaluate(
         ``{"mode", "args", "args_overrides"}`` or a :class:`~toolscore.matching.MatchSpec`; the
         metrics then follow it and ``metrics["trajectory_match"]`` holds the verdict
         (docs/matching.md). ``None`` (the default) scores exactly as the reference does.
+    :param tools: tool definitions (OpenAI, Anthropic, MCP, Gemini lists, or
+        ``{name: schema}``): each actual call's arguments are validated against its tool's
+        input schema into ``metrics["schema_validity"]``; the score does not change.
     :param plugin_manager: the manager whose metrics and extractors to use (default: the
         process-wide one).
     :raises TypeError: ``expected`` is not a list, or ``actual`` is not a recognised format.
@@ -76,6 +80,7 @@ def evaluate(
         from toolscore.metrics.policy import validate_rules
 
         validate_rules(forbidden)
+    schema_check = _schema_check(trace_calls, _tool_schemas(tools))
     verdict = None
     if match is not None:
         from toolscore.matching.apply import apply_match
@@ -86,6 +91,8 @@ def evaluate(
     result = _run(
         pm, gold_calls, trace_calls, merged, strict, forbidden, "evaluate", False, options
     )
+    if schema_check is not None:
+        result.metrics["schema_validity"] = schema_check
     if verdict is not None:
         result.metrics["trajectory_match"] = {**verdict.to_dict(), "spec": spec.to_dict()}
     pm.evaluation_finished(result)
@@ -103,6 +110,7 @@ def evaluate_trace(
     *,
     options: Mapping[str, Any] | None = None,
     match: Any = None,
+    tools: Any = None,
     plugin_manager: ToolscorePluginManager | None = None,
 ) -> EvaluationResult:
     """Score a trace file against a gold file (always lenient comparison).
@@ -117,6 +125,8 @@ def evaluate_trace(
     :param weights: as in :func:`evaluate`.
     :param options: options for plugin metrics, as in :func:`evaluate`.
     :param match: as in :func:`evaluate`; by default the gold file's ``"match"`` object, if any.
+    :param tools: as in :func:`evaluate`, or a tools file's path; by default the gold file's
+        ``tools``, else the trace's request ``tools``, if any.
     :raises FileNotFoundError: a file is missing (an :class:`~toolscore.errors.InputError`).
     :raises toolscore.errors.InputError: a file is invalid; the message names the file and
         the JSON path.
@@ -134,6 +144,9 @@ def evaluate_trace(
     from toolscore.matching.gold import load_match
 
     spec = match if match is not None else load_match(gold_file)
+    from toolscore.tool_schemas.definitions import schemas_for_files
+
+    schema_check = _schema_check(trace_calls, schemas_for_files(gold_file, trace_file, tools))
     verdict = None
     if spec is not None:
         from toolscore.matching.apply import apply_match
@@ -154,6 +167,8 @@ def evaluate_trace(
     )
     if verdict is not None and spec is not None:
         result.metrics["trajectory_match"] = {**verdict.to_dict(), "spec": spec.to_dict()}
+    if schema_check is not None:
+        result.metrics["schema_validity"] = schema_check
     if judge is not False:
         semantic = _judge(judge, gold_calls, trace_calls, result, pm)
         if semantic is not None:
@@ -189,6 +204,25 @@ def _extract(actual: Any, pm: ToolscorePluginManager | None) -> list[ToolCall]:
     from toolscore.integrations import extract_calls
 
     return extract_calls(actual, plugin_manager=pm)
+
+
+def _schema_check(
+    trace_calls: Sequence[ToolCall], schemas: Mapping[str, Any] | None
+) -> dict[str, Any] | None:
+    """``metrics["schema_validity"]`` for the calls as extracted, or ``None`` without tools."""
+    if schemas is None:
+        return None
+    from toolscore.tool_schemas import check_calls
+
+    return check_calls(trace_calls, schemas)
+
+
+def _tool_schemas(tools: Any) -> dict[str, Any] | None:
+    if tools is None:
+        return None
+    from toolscore.tool_schemas import tool_schemas
+
+    return tool_schemas(tools)
 
 
 _MetricList = list[tuple[str, "Metric", bool]]

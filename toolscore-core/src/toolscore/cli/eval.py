@@ -63,6 +63,13 @@ _REPORT_OPTIONS = (
     help="Argument policy with --match (default exact).",
 )
 @click.option(
+    "--tools",
+    "tools_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Tool definitions (OpenAI, Anthropic, MCP tools/list): check arguments against them.",
+)
+@click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -145,6 +152,7 @@ def command(
     runs_k: int | None,
     match_mode: str | None,
     args_policy: str | None,
+    tools_file: Path | None,
     output: Path,
     html: Path | None,
     csv: Path | None,
@@ -235,6 +243,7 @@ def command(
             _judge_option(llm_judge, llm_model, llm_provider, llm_base_url, llm_cache),
             dict(metric_options),
             match,
+            tools_file,
         )
         junit_options = {
             "fail_on_violations": fail_on_violations,
@@ -292,6 +301,7 @@ def _evaluate(
     judge: Any,
     options: dict[str, Any],
     match: Any = None,
+    tools: Path | None = None,
 ) -> Any:
     from toolscore.evaluation import evaluate_trace
 
@@ -310,6 +320,7 @@ def _evaluate(
         weights=weights,
         options=options,
         match=match,
+        tools=tools,
         plugin_manager=pm,
     )
 

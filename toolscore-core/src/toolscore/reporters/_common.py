@@ -88,7 +88,13 @@ def fix_list(result: EvaluationResult) -> list[FixSuggestion]:
     """The agent-side "Top issues to fix", most important first."""
     from toolscore.diff import build_eval_fix_list
 
-    return list(build_eval_fix_list(result.gold_calls, result.trace_calls))
+    fixes = list(build_eval_fix_list(result.gold_calls, result.trace_calls))
+    if "schema_validity" in result.metrics:  # only when tool definitions were given
+        from toolscore.tool_schemas import schema_fixes
+
+        fixes += schema_fixes(result.metrics["schema_validity"])
+        fixes.sort(key=lambda fix: fix.priority)
+    return fixes
 
 
 def metric(result: EvaluationResult, group: str, key: str | None = None, default: Any = 0.0) -> Any:
