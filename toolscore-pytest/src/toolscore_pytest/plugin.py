@@ -3,7 +3,8 @@
 Kept thin on purpose: this module imports only pytest, and toolscore is imported inside the
 fixtures and hooks that need it, so a session that uses none of it pays almost nothing.
 
-Fixtures: ``toolscore_snapshot``, ``toolscore_eval``, ``toolscore_assert``,
+Fixtures: ``toolscore_snapshot``, ``toolscore_eval``, ``toolscore_runs`` (with the
+``toolscore_repeat`` marker), ``toolscore_assert``,
 ``toolscore_assert_tools``, ``toolscore_gold_dir``, ``toolscore_trace_dir``, and for plugin
 authors ``toolscore_plugin_manager`` and ``register_toolscore_plugin``.
 """
@@ -67,10 +68,55 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "toolscore: mark test as a Toolscore evaluation test")
+    config.addinivalue_line(
+        "markers",
+        "toolscore_repeat(n=5, k=None, threshold=0.9, gate=1.0): run the test n times and pass "
+        "when pass^k (k defaults to n) is at least gate; a run passes when it raises nothing "
+        "and every result recorded with toolscore_runs scores at least threshold",
+    )
     if config.getoption("toolscore_unused", None) is not None:
         from toolscore_pytest.unused import UnusedTracker
 
         config.pluginmanager.register(UnusedTracker(config), "toolscore-unused-tracker")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    """Run a ``toolscore_repeat`` test's body n times and gate on pass^k (repeat.py)."""
+    mark = pyfuncitem.get_closest_marker("toolscore_repeat")
+    if mark is None:
+        return None
+    from toolscore_pytest.repeat import RepeatSpec, RunRecorder, run_repeated
+
+    try:
+        spec = RepeatSpec.from_marker(mark)
+    except ValueError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    funcargs = pyfuncitem.funcargs
+    kwargs = {name: funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+    recorder = funcargs.get("toolscore_runs")
+    if not isinstance(recorder, RunRecorder):
+        recorder = RunRecorder()
+    try:
+        ok, report, hat = run_repeated(pyfuncitem.obj, kwargs, spec, recorder)
+    except ValueError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    pyfuncitem.user_properties.append((f"toolscore_pass_hat_{spec.k}", hat))
+    if not ok:
+        pytest.fail(report, pytrace=False)
+    return True
+
+
+@pytest.fixture
+def toolscore_runs() -> Any:
+    """Records each repetition's evaluations for ``@pytest.mark.toolscore_repeat``.
+
+    ``toolscore_runs.evaluate(expected, actual, ...)`` scores and records;
+    ``toolscore_runs.record(result_or_bool)`` records a result made elsewhere.
+    """
+    from toolscore_pytest.repeat import RunRecorder
+
+    return RunRecorder()
 
 
 def _state(config: pytest.Config) -> Any:
