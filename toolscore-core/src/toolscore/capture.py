@@ -270,9 +270,9 @@ def calls_from_capture(payload: Any, *, source: str = "<capture>") -> list[ToolC
             except ValueError as exc:
                 raise InputError(str(exc), source=source, path=f"$.tools[{index}]") from None
         return calls
-    from toolscore.integrations import extract_calls
+    from toolscore.extraction import calls_from_payload
 
-    return list(extract_calls(tools))
+    return calls_from_payload(tools)
 
 
 _default_capture: TraceCapture | None = None

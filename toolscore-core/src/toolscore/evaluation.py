@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from toolscore.alignment import align
 from toolscore.context import NOT_APPLICABLE, EvaluationContext
+from toolscore.extraction import calls_from_payload
 from toolscore.matching.expected import expected_calls
 from toolscore.result import DEFAULT_WEIGHTS, EvaluationResult, normalize_weights
 
@@ -72,8 +73,10 @@ def evaluate(
     """
     if not isinstance(expected, list):
         raise TypeError(f"expected must be a list of dicts, got {type(expected).__name__}")
-    trace_calls = _extract(actual, plugin_manager)
-    pm = plugin_manager if plugin_manager is not None else _default_manager()
+    from toolscore.plugins import manager_or_default
+
+    trace_calls = calls_from_payload(actual, plugin_manager=plugin_manager)
+    pm = manager_or_default(plugin_manager)
     merged = _weights(weights, pm)
     gold_calls = expected_calls(expected, pm)  # "$regex" forms read as in gold files
     if forbidden is not None:
@@ -131,7 +134,9 @@ def evaluate_trace(
     :raises toolscore.errors.InputError: a file is invalid; the message names the file and
         the JSON path.
     """
-    pm = plugin_manager if plugin_manager is not None else _default_manager()
+    from toolscore.plugins import manager_or_default
+
+    pm = manager_or_default(plugin_manager)
     merged = _weights(weights, pm)
     from toolscore.loading import load_gold_standard, load_trace
 
@@ -180,12 +185,6 @@ def evaluate_trace(
 # -- internals ---------------------------------------------------------------------------------
 
 
-def _default_manager() -> ToolscorePluginManager:
-    from toolscore.plugins import get_plugin_manager
-
-    return get_plugin_manager()
-
-
 def plugin_metric_names(pm: ToolscorePluginManager) -> list[str]:
     """Names of the plugin metrics ``pm`` runs: what weights may name besides the defaults."""
     return [name for name, _, built_in in _metrics(pm) if not built_in]
@@ -198,12 +197,6 @@ def _weights(
     if weights is None:
         return None
     return normalize_weights(weights, plugin_metric_names(pm))
-
-
-def _extract(actual: Any, pm: ToolscorePluginManager | None) -> list[ToolCall]:
-    from toolscore.integrations import extract_calls
-
-    return extract_calls(actual, plugin_manager=pm)
 
 
 def _schema_check(

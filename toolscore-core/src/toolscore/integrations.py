@@ -1,10 +1,11 @@
-"""Turning whatever an agent returned into tool calls, through the extractor registry.
+"""The public extraction helpers (``toolscore.auto_extract``, ``toolscore.from_openai``, ...).
 
-* :func:`extract_calls` is what ``evaluate()`` uses: a plain list of call dicts is converted
-  directly (no plugin manager is built for it); anything else is detected and read by the
-  extractor plugin that is most confident about it.
-* :func:`auto_extract` is the reference product's public helper with its return shape: a list
-  of ``{"tool", "args", ...}`` dicts.
+The work itself is done by :mod:`toolscore.extraction`; this module gives it its public,
+dict-returning shape:
+
+* :func:`extract_calls`: the calls of a call list or any supported response, as ToolCalls.
+* :func:`auto_extract`: the same as a list of ``{"tool", "args", ...}`` dicts; a call list
+  is returned unchanged.
 * ``from_openai``, ``from_anthropic``, ... (and ``from_<name>`` of any third-party extractor)
   resolve through ``ExtractorSpec.function_name``. When the distribution that provides one is
   not installed, the name still imports, and calling it raises :class:`MissingPluginError`
@@ -16,14 +17,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from toolscore.errors import InputError, MissingPluginError
-from toolscore.first_party import FIRST_PARTY, distribution_of_kind, provider_of
-from toolscore.model import ToolCall, calls_from_dicts
+from toolscore.errors import MissingPluginError
+from toolscore.extraction import (
+    calls_from_payload,
+    calls_with,
+    distribution_for_format,
+    is_call_list,
+    providers_hint,
+)
+from toolscore.first_party import distribution_of_kind
 
 if TYPE_CHECKING:
+    from toolscore.model import ToolCall
     from toolscore.plugins.manager import ToolscorePluginManager
     from toolscore.plugins.registry import Registry
     from toolscore.specs import ExtractorSpec
@@ -51,78 +59,6 @@ SEED_HELPERS: tuple[str, ...] = (
     "from_otel",
 )
 
-_NOT_DETECTED = (
-    "Cannot auto-detect provider format from {kind}. Pass a raw OpenAI/Anthropic/Gemini/"
-    "LangGraph/PydanticAI/OpenAIAgents/ClaudeAgentSDK response, or a list of dicts with "
-    "'tool' and 'args' keys."
-)
-
-
-def distribution_for_format(name: str) -> str | None:
-    """The first-party distribution that provides format ``name`` (or ``from_<name>``)."""
-    return provider_of("functions", name) or provider_of("formats", name.removeprefix("from_"))
-
-
-def providers_hint(registry: Registry[ExtractorSpec]) -> str:
-    """``". Provider formats ... pip install toolscore-providers"`` for each first-party
-    distribution of formats none of which is registered (empty when they all are)."""
-    registered = set(registry.names())
-    missing = [p for p in FIRST_PARTY if p.formats and not registered.intersection(p.formats)]
-    return "".join(
-        f". Provider formats (OpenAI, Anthropic, Gemini, MCP, LangChain, OpenTelemetry, ...) "
-        f"need the {p.distribution} distribution: pip install {p.distribution}"
-        for p in missing
-    )
-
-
-def _is_call_list(actual: Any) -> bool:
-    """The reference's pass-through shape: ``[]``, or a list whose first item is a call dict."""
-    if not isinstance(actual, list):
-        return False
-    if not actual:
-        return True
-    first = actual[0]
-    return isinstance(first, ToolCall) or (isinstance(first, dict) and "tool" in first)
-
-
-def _plugin_manager(pm: ToolscorePluginManager | None) -> ToolscorePluginManager:
-    if pm is not None:
-        return pm
-    from toolscore.plugins import get_plugin_manager
-
-    return get_plugin_manager()
-
-
-def _dumped(actual: Any) -> Any:
-    """``actual.model_dump()`` for an object that offers only that (no extractor reads the
-    object itself), as tool-scorer dumps such objects; ``None`` when there is nothing to dump."""
-    if actual is None or isinstance(actual, (Mapping, list, tuple, str, bytes, int, float)):
-        return None
-    dump = getattr(actual, "model_dump", None)
-    if not callable(dump):
-        return None
-    try:
-        value = dump()
-    except Exception:
-        return None
-    return value if isinstance(value, (Mapping, list)) else None
-
-
-def _extract_detected(actual: Any, pm: ToolscorePluginManager | None) -> list[ToolCall]:
-    from toolscore.builtin.detection import detect, extractor_for, known_formats
-
-    pm = _plugin_manager(pm)
-    registry = pm.get_extractors()
-    chosen = detect(actual, pm)
-    if chosen is None and (dumped := _dumped(actual)) is not None:
-        actual = dumped
-        chosen = detect(actual, pm)
-    if chosen is None:
-        message = _NOT_DETECTED.format(kind=type(actual).__name__)
-        looked_for = ", ".join(known_formats(registry))
-        raise TypeError(f"{message} Formats looked for: {looked_for}{providers_hint(registry)}.")
-    return list(extractor_for(registry, chosen).extract(actual))
-
 
 def extract_calls(
     actual: Any, *, plugin_manager: ToolscorePluginManager | None = None
@@ -134,11 +70,9 @@ def extract_calls(
 
     :raises TypeError: no extractor recognises ``actual``.
     :raises ValueError: ``actual`` is malformed, or several extractors claim it equally
-        (:class:`~toolscore.builtin.detection.AmbiguousFormatError`).
+        (:class:`~toolscore.extraction.AmbiguousFormatError`).
     """
-    if _is_call_list(actual):
-        return calls_from_dicts(actual)
-    return _extract_detected(actual, plugin_manager)
+    return calls_from_payload(actual, plugin_manager=plugin_manager)
 
 
 def calls_to_dicts(calls: list[ToolCall]) -> list[dict[str, Any]]:
@@ -177,9 +111,9 @@ def auto_extract(actual: Any, *, plugin_manager: ToolscorePluginManager | None =
     :raises ValueError: the payload is malformed for the extractor that claimed it, or
         several extractors claim it equally.
     """
-    if _is_call_list(actual):
+    if is_call_list(actual):
         return actual  # type: ignore[no-any-return]
-    return calls_to_dicts(_extract_detected(actual, plugin_manager))
+    return calls_to_dicts(calls_from_payload(actual, plugin_manager=plugin_manager))
 
 
 # -- from_<name> helpers ---------------------------------------------------------------------
@@ -198,11 +132,10 @@ def extractor_function(name: str) -> Callable[..., list[dict[str, Any]]]:
     def helper(
         payload: Any, *, plugin_manager: ToolscorePluginManager | None = None
     ) -> list[dict[str, Any]]:
-        from toolscore.builtin.detection import extractor_for
+        from toolscore.plugins import manager_or_default
 
-        pm = _plugin_manager(plugin_manager)
-        registry = pm.get_extractors()
-        spec_name = _find_function(name, registry)
+        pm = manager_or_default(plugin_manager)
+        spec_name = _find_function(name, pm.get_extractors())
         if spec_name is None:
             distribution = distribution_for_format(name)
             if distribution is None:
@@ -210,14 +143,7 @@ def extractor_function(name: str) -> Callable[..., list[dict[str, Any]]]:
             raise MissingPluginError(
                 f"{name} needs the {distribution} distribution: pip install {distribution}"
             )
-        extractor = extractor_for(registry, spec_name)
-        try:
-            return calls_to_dicts(list(extractor.extract(payload)))
-        except InputError:
-            dumped = _dumped(payload)
-            if dumped is None:
-                raise
-            return calls_to_dicts(list(extractor.extract(dumped)))
+        return calls_to_dicts(calls_with(spec_name, payload, plugin_manager=pm))
 
     helper.__name__ = helper.__qualname__ = name
     helper.__doc__ = (
@@ -240,7 +166,9 @@ def __getattr__(name: str) -> Any:
 
 
 def _registered_function(name: str) -> bool:
-    return _find_function(name, _plugin_manager(None).get_extractors()) is not None
+    from toolscore.plugins import get_plugin_manager
+
+    return _find_function(name, get_plugin_manager().get_extractors()) is not None
 
 
 def _judge_config() -> type:

@@ -16,13 +16,13 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolscore.errors import InputError, MissingPluginError
+from toolscore.errors import InputError
+from toolscore.extraction import detect_document_format as detect_trace_format
+from toolscore.extraction import resolve_format
 from toolscore.model import ToolCall
 
 if TYPE_CHECKING:
     from toolscore.plugins.manager import ToolscorePluginManager
-    from toolscore.plugins.registry import Registry
-    from toolscore.specs import ExtractorSpec
 
 __all__ = [
     "InputFileNotFoundError",
@@ -294,111 +294,12 @@ def extract_calls(
 ) -> list[ToolCall]:
     """The calls of an already decoded trace document, as :func:`load_trace` reads them;
     ``source`` and ``lines`` (from :func:`read_document`) place errors in the file."""
-    name = source
-    if plugin_manager is None:
-        from toolscore.plugins import get_plugin_manager
+    from toolscore.extraction import calls_from_document
 
-        plugin_manager = get_plugin_manager()
-    registry = plugin_manager.get_extractors()
-    if format == "auto":
-        chosen = detect_trace_format(data, plugin_manager=plugin_manager, source=name)
-    else:
-        chosen = resolve_format(format, registry)
-    from toolscore.builtin.detection import extractor_for
-
-    try:
-        calls = list(extractor_for(registry, chosen).extract(data))
-    except InputError as exc:
-        if exc.source:
-            raise
-        located = InputError(exc.detail, source=name, path=exc.path)
-        raise _on_line(located, name, lines) from None
-    except ValueError as exc:
-        raise InputError(f"not a valid {chosen} trace: {exc}", source=name) from None
-    if not calls and format != "auto" and data:
-        _refuse_mismatch(data, chosen, plugin_manager, source=name)
-    return calls
-
-
-def _refuse_mismatch(
-    data: Any, chosen: str, plugin_manager: ToolscorePluginManager, *, source: str
-) -> None:
-    """A forced format read nothing from a non-empty file that another format reads calls
-    from: that is a wrong ``--format``, not a trace without calls, so say so."""
-    from toolscore.builtin.detection import detect, extractor_for
-
-    try:
-        other = detect(data, plugin_manager)
-        if other is None or other == chosen:
-            return
-        found = len(extractor_for(plugin_manager.get_extractors(), other).extract(data))
-    except Exception:  # probing another format must never hide the user's own result
-        return
-    if found:
-        raise InputError(
-            f"no tool calls read as {chosen}, but the file reads as {other} "
-            f"({found} call{'s' if found != 1 else ''}); "
-            f"pass --format {other} (format={other!r}) or leave the format out",
-            source=source,
-            path="$",
-        )
-
-
-def detect_trace_format(
-    payload: Any,
-    *,
-    plugin_manager: ToolscorePluginManager | None = None,
-    source: str | None = None,
-) -> str:
-    """The format name detection picks for a decoded file, or a one-line InputError."""
-    from toolscore.builtin.detection import AmbiguousFormatError, detect, known_formats
-
-    if plugin_manager is None:
-        from toolscore.plugins import get_plugin_manager
-
-        plugin_manager = get_plugin_manager()
-    try:
-        chosen = detect(payload, plugin_manager)
-    except AmbiguousFormatError as exc:
-        raise InputError(str(exc), source=source, path="$") from None
-    if chosen is None:
-        from toolscore.integrations import providers_hint
-
-        looked_for = ", ".join(known_formats(plugin_manager.get_extractors()))
-        hint = providers_hint(plugin_manager.get_extractors())
-        raise InputError(
-            f"could not detect the trace format (looked for: {looked_for}); "
-            f"pass format= (or --format) explicitly{hint}",
-            source=source,
-            path="$",
-        )
-    return chosen
-
-
-def resolve_format(name: str, registry: Registry[ExtractorSpec]) -> str:
-    """The registered extractor behind a format name or alias.
-
-    :raises MissingPluginError: a format a first-party distribution provides, not installed.
-    :raises InputError: ``Unsupported format: X. Available formats: ...`` for anything else.
-    """
-    available = ["auto", *registry.names()]
-    unsupported = f"Unsupported format: {name}. Available formats: {', '.join(available)}"
-    if not isinstance(name, str):
-        raise InputError(unsupported)
-    lowered = name.strip().lower()
-    candidates = [name, lowered, lowered.replace("-", "_"), lowered.replace("_", "-")]
-    for candidate in candidates:
-        if candidate in registry:
-            return candidate
-    for spec_name in registry.names():
-        aliases = registry[spec_name].aliases
-        if any(candidate in aliases for candidate in candidates):
-            return spec_name
-    from toolscore.integrations import distribution_for_format
-
-    distribution = distribution_for_format(name)
-    if distribution is not None:
-        raise MissingPluginError(
-            f"format {name!r} needs the {distribution} distribution: pip install {distribution}"
-        )
-    raise InputError(unsupported)
+    return calls_from_document(
+        data,
+        format,
+        plugin_manager=plugin_manager,
+        source=source,
+        locate=lambda error: _on_line(error, source, lines),
+    )
