@@ -260,6 +260,11 @@ def _tool_call(entry: Any) -> CallDraft | None:
     return None
 
 
+def _slot_key(value: Any) -> Any:
+    """A stream index as a dict key: a malformed (list, dict) index still names one slot."""
+    return value if value is None or isinstance(value, (str, int, float)) else repr(value)
+
+
 def _merge_chunks(chunks: list[Any]) -> list[CallDraft]:
     """Join streamed ``delta.tool_calls`` fragments by (completion, choice, index)."""
     slots: dict[tuple[Any, ...], dict[str, Any]] = {}
@@ -267,10 +272,10 @@ def _merge_chunks(chunks: list[Any]) -> list[CallDraft]:
         stream = get(chunk, "id")
         stream = stream if isinstance(stream, str) else ""
         for position, choice in enumerate(items(get(chunk, "choices"))):
-            choice_index = get(choice, "index", default=position)
+            choice_index = _slot_key(get(choice, "index", default=position))
             delta = get(choice, "delta")
             for order, entry in enumerate(items(get(delta, "tool_calls"))):
-                slot_index = get(entry, "index", default=order)
+                slot_index = _slot_key(get(entry, "index", default=order))
                 slot = slots.setdefault((stream, choice_index, slot_index), {"kind": "tool_calls"})
                 _absorb(slot, entry)
             legacy = get(delta, "function_call")

@@ -105,6 +105,7 @@ def extract(payload: Any) -> list[ToolCall]:
     found = Drafts()
     for item in values:
         kind = get(item, "type")
+        kind = kind if isinstance(kind, str) else None  # a list or dict type is no run item
         raw = get(item, "raw_item")
         if kind in _CALL_ITEMS:
             draft = found.add(_call(raw))
