@@ -2,7 +2,7 @@
 
 Measures, as the best of several interleaved rounds (wall time per extraction):
 
-* ours: ``toolscore_providers.openai.OpenAIExtractor().extract(response)``, the ToolCalls that
+* ours: the registered ``openai`` extractor's ``extract(response)``, the ToolCalls that
   ``evaluate()`` and ``load_trace`` use;
 * reference ``tool-scorer`` 1.10.0, run in its own interpreter (``/opt/refvenv/bin/python``
   or ``$TOOLSCORE_REFERENCE_PYTHON``): ``toolscore.integrations.from_openai(response)`` (plain
@@ -115,10 +115,11 @@ def run_reference(payload: dict[str, Any], python: str) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    from toolscore_providers.openai import OpenAIExtractor
+    from toolscore_providers import openai
+    from toolscore_providers._adapter import FormatAdapter
 
     payload = make_response()
-    extractor = OpenAIExtractor()
+    extractor = FormatAdapter(openai)
     calls = extractor.extract(payload)
     assert len(calls) == N_CALLS
     python = reference_python()
@@ -146,7 +147,7 @@ def main(argv: list[str]) -> int:
         f"extraction of a {N_CALLS}-call OpenAI chat completion "
         f"(best of {ROUNDS_INTERLEAVED} interleaved rounds of {ROUNDS})"
     )
-    print(f"  ours      OpenAIExtractor.extract      {figures['ours_extract_ms']:8.3f} ms")
+    print(f"  ours      openai extractor.extract     {figures['ours_extract_ms']:8.3f} ms")
     if python is None:
         print("  reference not found (set TOOLSCORE_REFERENCE_PYTHON)")
         return 0

@@ -29,7 +29,6 @@ from toolscore_providers._common import (
     is_list,
     is_object,
     items,
-    located,
     module_root,
     new_draft,
     plain,
@@ -259,11 +258,3 @@ def extract(payload: Any) -> list[ToolCall]:
         if isinstance(message, Mapping) or is_object(message):
             reader.message(message)
     return finish(reader.drafts)
-
-
-class AnthropicExtractor:
-    """Anthropic Messages API payloads (objects or their JSON)."""
-
-    name = FORMAT
-    confidence = staticmethod(confidence)
-    extract = staticmethod(located(extract))

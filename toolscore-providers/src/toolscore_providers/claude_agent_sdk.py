@@ -26,7 +26,6 @@ from toolscore_providers._common import (
     has,
     is_list,
     is_object,
-    located,
     messages_of,
     module_root,
     new_draft,
@@ -134,11 +133,3 @@ def extract(payload: Any) -> list[ToolCall]:
                 else:
                     draft.result = value
     return finish(found.drafts)
-
-
-class ClaudeAgentSDKExtractor:
-    """Claude Agent SDK message lists (objects, dicts, stream-json)."""
-
-    name = FORMAT
-    confidence = staticmethod(confidence)
-    extract = staticmethod(located(extract))

@@ -32,7 +32,6 @@ from toolscore_providers._common import (
     is_object,
     items,
     json_kind,
-    located,
     module_root,
     new_draft,
     plain,
@@ -234,11 +233,3 @@ def _reformat(call: ToolCall) -> ToolCall:
     import attrs
 
     return attrs.evolve(call, metadata={**call.metadata, "format": FORMAT})
-
-
-class CrewAIExtractor:
-    """CrewAI tool results, events and crew outputs (objects or JSON)."""
-
-    name = FORMAT
-    confidence = staticmethod(confidence)
-    extract = staticmethod(located(extract))

@@ -30,7 +30,6 @@ from toolscore_providers._common import (
     is_list,
     is_object,
     items,
-    located,
     module_root,
     new_draft,
     plain,
@@ -238,11 +237,3 @@ def extract(payload: Any) -> list[ToolCall]:
     else:
         raise unreadable(FORMAT, _EXPECTED, payload)
     return finish(reader.drafts)
-
-
-class GeminiExtractor:
-    """Gemini payloads (google-genai objects or REST JSON)."""
-
-    name = FORMAT
-    confidence = staticmethod(confidence)
-    extract = staticmethod(located(extract))

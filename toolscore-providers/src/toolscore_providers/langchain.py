@@ -37,7 +37,6 @@ from toolscore_providers._common import (
     is_list,
     is_object,
     items,
-    located,
     module_root,
     new_draft,
     plain,
@@ -336,11 +335,3 @@ def extract(payload: Any) -> list[ToolCall]:
     else:
         raise unreadable(FORMAT, _EXPECTED, payload)
     return finish(reader.drafts)
-
-
-class LangChainExtractor:
-    """LangChain / LangGraph messages, states and agent actions (objects or JSON)."""
-
-    name = FORMAT
-    confidence = staticmethod(confidence)
-    extract = staticmethod(located(extract))

@@ -31,7 +31,6 @@ from toolscore_providers._common import (
     is_list,
     is_object,
     json_kind,
-    located,
     module_root,
     new_draft,
     number,
@@ -248,11 +247,3 @@ def extract(payload: Any) -> list[ToolCall]:
             else:
                 pending[key] = draft
     return finish(drafts)
-
-
-class MCPExtractor:
-    """MCP JSON-RPC logs and recorded sessions."""
-
-    name = FORMAT
-    confidence = staticmethod(confidence)
-    extract = staticmethod(located(extract))

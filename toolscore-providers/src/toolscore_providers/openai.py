@@ -32,7 +32,6 @@ from toolscore_providers._common import (
     is_list,
     is_object,
     items,
-    located,
     module_root,
     new_draft,
     note_unreadable_args,
@@ -449,11 +448,3 @@ def extract(payload: Any) -> list[ToolCall]:
         else:
             raise unreadable(FORMAT, _EXPECTED, payload)
     return finish(reader.drafts)
-
-
-class OpenAIExtractor:
-    """Chat Completions and Responses API payloads (objects or their JSON)."""
-
-    name = FORMAT
-    confidence = staticmethod(confidence)
-    extract = staticmethod(located(extract))

@@ -37,7 +37,6 @@ from toolscore_providers._common import (
     get,
     is_list,
     is_object,
-    located,
     module_root,
     new_draft,
     plain,
@@ -151,11 +150,3 @@ def _has_output(item: Any) -> bool:
     if isinstance(item, Mapping):
         return "output" in item
     return get(item, "output") is not None
-
-
-class OpenAIAgentsExtractor:
-    """OpenAI Agents SDK run results and items (objects or JSON)."""
-
-    name = FORMAT
-    confidence = staticmethod(confidence)
-    extract = staticmethod(located(extract))

@@ -40,7 +40,6 @@ from toolscore_providers._common import (
     is_object,
     items,
     json_kind,
-    located,
     module_root,
     new_draft,
     sample,
@@ -437,11 +436,3 @@ def extract(payload: Any) -> list[ToolCall]:
             assert primary is not None
             _merge(primary, draft)
     return finish(drafts)
-
-
-class OTelExtractor:
-    """OpenTelemetry GenAI tool spans (OTLP JSON, span dicts, SDK spans)."""
-
-    name = FORMAT
-    confidence = staticmethod(confidence)
-    extract = staticmethod(located(extract))

@@ -1,7 +1,8 @@
 """The toolscore plugin of toolscore-providers: one extractor per provider or framework format.
 
 Registered through the ``toolscore`` entry-point group. This module only declares the specs:
-each factory imports its extractor module when the format is first needed, and no module of
+each factory imports its format module when the format is first needed and serves it through
+the one :class:`~toolscore_providers._adapter.FormatAdapter`, and no module of
 this distribution imports a provider SDK (SDK objects are read duck-typed).
 """
 
@@ -19,12 +20,11 @@ if TYPE_CHECKING:
 
     from toolscore.protocols import Extractor
 
-#: (name, module, class, summary, aliases, function name)
-_FORMATS: tuple[tuple[str, str, str, str, tuple[str, ...], str], ...] = (
+#: (name, format module, summary, aliases, function name)
+_FORMATS: tuple[tuple[str, str, str, tuple[str, ...], str], ...] = (
     (
         "openai",
         "openai",
-        "OpenAIExtractor",
         "OpenAI chat completions (tool_calls, function_call, custom tools), Responses API, streams",
         ("openai_responses", "responses", "openai_chat"),
         "from_openai",
@@ -32,7 +32,6 @@ _FORMATS: tuple[tuple[str, str, str, str, tuple[str, ...], str], ...] = (
     (
         "anthropic",
         "anthropic",
-        "AnthropicExtractor",
         "Anthropic Messages: tool_use, server_tool_use, mcp_tool_use, message lists, streams",
         (),
         "from_anthropic",
@@ -40,7 +39,6 @@ _FORMATS: tuple[tuple[str, str, str, str, tuple[str, ...], str], ...] = (
     (
         "gemini",
         "gemini",
-        "GeminiExtractor",
         "Google Gemini: functionCall parts, automatic function calling history, streams",
         ("google", "google_genai"),
         "from_gemini",
@@ -48,7 +46,6 @@ _FORMATS: tuple[tuple[str, str, str, str, tuple[str, ...], str], ...] = (
     (
         "langchain",
         "langchain",
-        "LangChainExtractor",
         "LangChain / LangGraph: states, messages, dumpd form, agent actions",
         ("langgraph",),
         "from_langgraph",
@@ -56,7 +53,6 @@ _FORMATS: tuple[tuple[str, str, str, str, tuple[str, ...], str], ...] = (
     (
         "pydantic_ai",
         "pydantic_ai",
-        "PydanticAIExtractor",
         "Pydantic AI run results and message histories",
         ("pydantic-ai", "pydanticai"),
         "from_pydantic_ai",
@@ -64,7 +60,6 @@ _FORMATS: tuple[tuple[str, str, str, str, tuple[str, ...], str], ...] = (
     (
         "openai_agents",
         "openai_agents",
-        "OpenAIAgentsExtractor",
         "OpenAI Agents SDK run results and items (new_items)",
         ("openai-agents",),
         "from_openai_agents",
@@ -72,7 +67,6 @@ _FORMATS: tuple[tuple[str, str, str, str, tuple[str, ...], str], ...] = (
     (
         "claude_agent_sdk",
         "claude_agent_sdk",
-        "ClaudeAgentSDKExtractor",
         "Claude Agent SDK message lists (mcp__server__tool names kept)",
         ("claude-agent-sdk",),
         "from_claude_agent_sdk",
@@ -80,7 +74,6 @@ _FORMATS: tuple[tuple[str, str, str, str, tuple[str, ...], str], ...] = (
     (
         "crewai",
         "crewai",
-        "CrewAIExtractor",
         "CrewAI tools_results, tool usage events, crew outputs",
         (),
         "from_crewai",
@@ -88,7 +81,6 @@ _FORMATS: tuple[tuple[str, str, str, str, tuple[str, ...], str], ...] = (
     (
         "mcp",
         "mcp",
-        "MCPExtractor",
         "MCP JSON-RPC logs and recorded sessions (tools/call only)",
         ("jsonrpc",),
         "from_mcp",
@@ -96,7 +88,6 @@ _FORMATS: tuple[tuple[str, str, str, str, tuple[str, ...], str], ...] = (
     (
         "otel",
         "otel",
-        "OTelExtractor",
         "OpenTelemetry GenAI execute_tool and MCP tools/call spans",
         ("opentelemetry",),
         "from_otel",
@@ -104,10 +95,12 @@ _FORMATS: tuple[tuple[str, str, str, str, tuple[str, ...], str], ...] = (
 )
 
 
-def _factory(module: str, cls: str) -> Callable[[], Extractor]:
+def _factory(module: str) -> Callable[[], Extractor]:
     def build() -> Extractor:
-        extractor: Any = getattr(import_module(f"toolscore_providers.{module}"), cls)()
-        return extractor  # type: ignore[no-any-return]
+        from toolscore_providers._adapter import FormatAdapter
+
+        format_module: Any = import_module(f"toolscore_providers.{module}")
+        return FormatAdapter(format_module)
 
     build.__name__ = f"build_{module}"
     build.__qualname__ = build.__name__
@@ -117,10 +110,10 @@ def _factory(module: str, cls: str) -> Callable[[], Extractor]:
 @hookimpl
 def toolscore_register_extractors() -> Iterator[ExtractorSpec]:
     """One spec per format; the extractor module is imported when the format is first used."""
-    for name, module, cls, summary, aliases, function in _FORMATS:
+    for name, module, summary, aliases, function in _FORMATS:
         yield ExtractorSpec(
             name=name,
-            factory=_factory(module, cls),
+            factory=_factory(module),
             summary=summary,
             aliases=aliases,
             function_name=function,

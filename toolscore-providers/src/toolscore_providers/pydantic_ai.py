@@ -28,7 +28,6 @@ from toolscore_providers._common import (
     is_list,
     is_object,
     items,
-    located,
     messages_of,
     module_root,
     new_draft,
@@ -183,11 +182,3 @@ def extract(payload: Any) -> list[ToolCall]:
     for message in messages:
         reader.message(message)
     return finish(reader.drafts)
-
-
-class PydanticAIExtractor:
-    """Pydantic AI run results and message histories (objects or JSON)."""
-
-    name = FORMAT
-    confidence = staticmethod(confidence)
-    extract = staticmethod(located(extract))

@@ -1,0 +1,43 @@
+"""The one extractor class: serves any format module of this distribution to toolscore.
+
+A format module (``openai.py``, ``gemini.py``, ...) holds only what is specific to its
+format: ``FORMAT`` (its name), ``confidence(payload)`` and ``extract(payload)``. The
+plumbing every format needs is here, once: the :class:`toolscore.protocols.Extractor`
+shape, and malformed items reported with their JSON path (:func:`~._common.located`).
+``plugin.py`` builds one adapter per format the first time toolscore needs that format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from toolscore.model import ToolCall
+
+from toolscore_providers._common import located
+
+__all__ = ["FormatAdapter", "FormatModule"]
+
+
+class FormatModule(Protocol):
+    """What a format module defines."""
+
+    FORMAT: str
+
+    def confidence(self, payload: Any) -> float: ...
+
+    def extract(self, payload: Any) -> list[ToolCall]: ...
+
+
+class FormatAdapter:
+    """A format module as a toolscore extractor."""
+
+    __slots__ = ("confidence", "extract", "name")
+
+    def __init__(self, module: FormatModule) -> None:
+        self.name: str = module.FORMAT
+        self.confidence: Callable[[Any], float] = module.confidence
+        self.extract: Callable[[Any], list[ToolCall]] = located(module.extract)
+
+    def __repr__(self) -> str:
+        return f"FormatAdapter({self.name!r})"
