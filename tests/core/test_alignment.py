@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from toolscore.alignment import Alignment, align, align_group
-from toolscore.compare import count_correct
+from toolscore.value_match import count_correct
 from toolscore.matchers import ANY, OneOf, Regex
 from toolscore.model import ToolCall
 

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from toolscore.compare import count_correct, match_key, values_match
+from toolscore.value_match import count_correct, match_key, values_match
 from toolscore.matchers import ANY, Approx, Contains, OneOf, Regex
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from toolscore.compare import count_correct
+from toolscore.value_match import count_correct
 from toolscore.evaluation import evaluate
 from toolscore.matchers import matcher_from_json
 from toolscore.metrics.policy import rules_from_json

@@ -9,7 +9,7 @@ import pytest
 import toolscore
 from click.testing import CliRunner
 from toolscore.cli import cli
-from toolscore.comparison import compare_models
+from toolscore.model_comparison import compare_models
 
 GOLD = [{"tool": "search", "args": {"q": "x"}}, {"tool": "book", "args": {"id": 1}}]
 

@@ -15,7 +15,7 @@ How (per tool, ``G`` expected and ``T`` actual calls):
 
 * Small and common cases take fast paths (one call on a side; every expected call matched in
   full by the actual call at the same position).
-* Otherwise actual scalar values are indexed by :func:`toolscore.compare.match_key`, so they
+* Otherwise actual scalar values are indexed by :func:`toolscore.value_match.match_key`, so they
   are never compared pair by pair. Containers, matchers and other objects are compared only
   with the few actual calls that get a gold call's scalars right, or, for the gold calls
   that need a full weight row, one by one until a name is asked for often enough to pay for
@@ -45,8 +45,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from toolscore.compare import count_correct, key_function, values_match
 from toolscore.matchers import ANY
+from toolscore.value_match import count_correct, key_function, values_match
 
 if TYPE_CHECKING:
     from toolscore.model import ToolCall
@@ -239,7 +239,7 @@ class _Rows:
     """Per gold call, which trace calls get how many of its arguments right.
 
     Scalar values (strings, numbers, booleans, ``None``) are indexed up front by
-    :func:`toolscore.compare.match_key`, which is cheap for them. Containers, matchers and
+    :func:`toolscore.value_match.match_key`, which is cheap for them. Containers, matchers and
     other objects ("deferred" values) are not: keying a nested dict costs about ten
     comparisons, and most gold calls never need it. ``top(i)`` (the row maximum and the trace
     calls reaching it) compares a gold call's deferred values only with the few trace calls

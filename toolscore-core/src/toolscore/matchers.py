@@ -5,7 +5,7 @@ Put a matcher where an expected argument value goes::
     evaluate(expected=[{"tool": "search", "args": {"q": Regex(r"weather .*"), "n": ANY}}], ...)
 
 ``Matcher.__eq__`` delegates to :meth:`Matcher.matches`, so matchers also work inside plain
-``==`` on nested dicts and lists. :func:`toolscore.compare.values_match` checks for a matcher
+``==`` on nested dicts and lists. :func:`toolscore.value_match.values_match` checks for a matcher
 before any other rule, at any depth and in strict mode too.
 
 Files (gold files, snapshots, forbidden-call rules) spell matchers as one-key JSON objects

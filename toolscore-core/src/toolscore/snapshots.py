@@ -183,7 +183,7 @@ def _escape_literals(value: Any) -> Any:
 def _keep_matchers(old: Any, new: Any) -> Any:
     """Re-recorded value: ``new``, except where ``old`` is a matcher that still matches."""
     if _is_matcher_form(old) and _LITERAL_KEY not in old:
-        from toolscore.compare import values_match
+        from toolscore.value_match import values_match
 
         try:
             matcher = _to_matcher(old)

@@ -23,7 +23,7 @@ BUILTIN_COMMANDS: dict[str, str] = {
     "validate": "toolscore.cli.validate:command",
     "plugins": "toolscore.cli.plugins:command",
     "regression": "toolscore.cli.regression:command",
-    "compare": "toolscore.cli.compare:command",
+    "compare": "toolscore.cli.compare_models:command",
     "generate": "toolscore.cli.generate:command",
 }
 

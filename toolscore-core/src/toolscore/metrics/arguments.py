@@ -28,7 +28,7 @@ def calculate_argument_f1(
 ) -> dict[str, float]:
     """``{"precision", "recall", "f1"}`` of the arguments of paired calls.
 
-    :param strict: strict value comparison (exact types), as in :mod:`toolscore.compare`.
+    :param strict: strict value comparison (exact types), as in :mod:`toolscore.value_match`.
     :param alignment: the evaluation's alignment; computed here when not given.
     """
     if not gold_calls and not trace_calls:

@@ -2,7 +2,7 @@
 
 A rule names a tool and, optionally, argument values (plain values or matchers). A call
 violates a rule when the tool is the same and every listed argument is present and matches
-under :func:`toolscore.compare.values_match` (lenient). A rule without ``args`` forbids every
+under :func:`toolscore.value_match.values_match` (lenient). A rule without ``args`` forbids every
 call to that tool. Violations are reported; they never change the score.
 
 Rules as Python::
@@ -132,7 +132,7 @@ def call_matches_rule(
     """Whether one call (tool name and arguments) matches one rule."""
     if call_tool != rule["tool"]:
         return False
-    from toolscore.compare import values_match
+    from toolscore.value_match import values_match
 
     got = call_args or {}
     for key, want in (rule.get("args") or {}).items():

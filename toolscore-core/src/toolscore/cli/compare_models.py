@@ -80,7 +80,11 @@ def command(
 
     from toolscore.cli import plugin_manager_for
     from toolscore.cli.output import stdout_console
-    from toolscore.comparison import compare_models, print_comparison_table, save_comparison_report
+    from toolscore.model_comparison import (
+        compare_models,
+        print_comparison_table,
+        save_comparison_report,
+    )
 
     console = stdout_console()
     with handled_errors(verbose, "Comparison failed: "):
