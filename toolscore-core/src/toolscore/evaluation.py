@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from toolscore.alignment import align
 from toolscore.context import NOT_APPLICABLE, EvaluationContext
+from toolscore.expectations.parse import is_structured
 from toolscore.extraction import calls_from_payload
 from toolscore.matching.expected import expected_calls
 from toolscore.result import DEFAULT_WEIGHTS, EvaluationResult, normalize_weights
@@ -78,7 +79,15 @@ def evaluate(
     trace_calls = calls_from_payload(actual, plugin_manager=plugin_manager)
     pm = manager_or_default(plugin_manager)
     merged = _weights(weights, pm)
-    gold_calls = expected_calls(expected, pm)  # "$regex" forms read as in gold files
+    expectations = None
+    if is_structured(expected):  # optional / repeat / any_order / one_of steps
+        from toolscore.expectations.scoring import choose_gold
+
+        gold_calls, expectations = choose_gold(
+            expected, trace_calls, pm, strict=strict, weights=merged
+        )
+    else:
+        gold_calls = expected_calls(expected, pm)  # "$regex" forms read as in gold files
     if forbidden is not None:
         from toolscore.metrics.policy import validate_rules
 
@@ -96,6 +105,8 @@ def evaluate(
     )
     if schema_check is not None:
         result.metrics["schema_validity"] = schema_check
+    if expectations is not None:
+        result.metrics["expectations"] = expectations
     if verdict is not None:
         result.metrics["trajectory_match"] = {**verdict.to_dict(), "spec": spec.to_dict()}
     pm.evaluation_finished(result)
@@ -138,10 +149,15 @@ def evaluate_trace(
 
     pm = manager_or_default(plugin_manager)
     merged = _weights(weights, pm)
+    from toolscore.expectations.scoring import choose_gold, read_gold_steps
     from toolscore.loading import load_gold_standard, load_trace
 
-    gold_calls = load_gold_standard(gold_file, plugin_manager=pm)
+    steps = read_gold_steps(gold_file, pm)  # None: the reference's flat gold
+    gold_calls = load_gold_standard(gold_file, plugin_manager=pm) if steps is None else []
     trace_calls = load_trace(trace_file, format=format, plugin_manager=pm)
+    expectations = None
+    if steps is not None:
+        gold_calls, expectations = choose_gold(steps, trace_calls, pm, strict=False, weights=merged)
     if forbidden is not None:
         from toolscore.metrics.policy import validate_rules
 
@@ -174,6 +190,8 @@ def evaluate_trace(
         result.metrics["trajectory_match"] = {**verdict.to_dict(), "spec": spec.to_dict()}
     if schema_check is not None:
         result.metrics["schema_validity"] = schema_check
+    if expectations is not None:
+        result.metrics["expectations"] = expectations
     if judge is not False:
         semantic = _judge(judge, gold_calls, trace_calls, result, pm)
         if semantic is not None:
