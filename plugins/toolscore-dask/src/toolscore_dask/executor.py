@@ -22,28 +22,38 @@ class DaskExecutor:
     """Runs ``map_batches`` on a Dask cluster (connected or started for the run)."""
 
     def __init__(self, options: ExecutorOptions) -> None:
+        import dask
         import distributed
 
+        # distributed keeps its last N low-level messages (1000 by default) for debugging;
+        # each task message carries its batch of records, so the client (and a LocalCluster's
+        # in-process scheduler) would hold ~1000 batches: 290 MB at 128 cases a batch. A short
+        # log keeps the run's memory flat; restored in close().
+        self._config: Any = dask.config.set({"distributed.admin.low-level-log-length": 16})
         # distributed is untyped: reach it through Any rather than silence each call.
         dist: Any = distributed
         Client, LocalCluster = dist.Client, dist.LocalCluster
 
         self._cluster: Any = None
-        self._client: Any
-        if options.scheduler:
-            self._client = Client(options.scheduler)
-        else:
-            workers = options.workers if options.workers is not None else default_workers()
-            if workers < 1:
-                raise ValueError(f"workers must be at least 1, got {workers}")
-            self._cluster = LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=40,  # logging.ERROR: the run's own output stays readable
-            )
-            self._client = Client(self._cluster)
+        self._client: Any = None
+        try:
+            if options.scheduler:
+                self._client = Client(options.scheduler)
+            else:
+                workers = options.workers if options.workers is not None else default_workers()
+                if workers < 1:
+                    raise ValueError(f"workers must be at least 1, got {workers}")
+                self._cluster = LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=40,  # logging.ERROR: the run's own output stays readable
+                )
+                self._client = Client(self._cluster)
+        except BaseException:
+            self.close()
+            raise
         self.workers = max(1, len(self._client.scheduler_info().get("workers", {})) or 1)
 
     def map_batches(self, function: Callable[[T], R], batches: Iterable[T]) -> Iterator[R]:
@@ -61,10 +71,16 @@ class DaskExecutor:
         return ordered_window(submit, result, batches, 2 * self.workers)
 
     def close(self) -> None:
-        self._client.close()
-        if self._cluster is not None:
-            self._cluster.close()
-            self._cluster = None
+        try:
+            if self._client is not None:
+                self._client.close()
+            if self._cluster is not None:
+                self._cluster.close()
+                self._cluster = None
+        finally:
+            if self._config is not None:
+                self._config.__exit__(None, None, None)
+                self._config = None
 
     def __repr__(self) -> str:
         return f"<DaskExecutor workers={self.workers} scheduler={self._client.scheduler.address}>"
