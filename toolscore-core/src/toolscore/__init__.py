@@ -48,6 +48,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from toolscore.result import EvaluationResult, letter_grade
     from toolscore.runs import RunsResult, evaluate_runs
     from toolscore.snapshots import Snapshot, SnapshotStore, snapshot_check
+    from toolscore.turns import TurnsResult, evaluate_turns
 
 #: Public name -> module that defines it. Resolved lazily by ``__getattr__``.
 _LAZY: dict[str, str] = {
@@ -94,6 +95,8 @@ _LAZY: dict[str, str] = {
     "TrajectoryMatch": "toolscore.matching",
     "evaluate_runs": "toolscore.runs",
     "RunsResult": "toolscore.runs",
+    "evaluate_turns": "toolscore.turns",
+    "TurnsResult": "toolscore.turns",
 }
 
 __all__ = [
@@ -116,6 +119,7 @@ __all__ = [
     "ToolScoreAssertionError",
     "TraceCapture",
     "TrajectoryMatch",
+    "TurnsResult",
     "__version__",
     "assert_tools",
     "auto_extract",
@@ -124,6 +128,7 @@ __all__ = [
     "evaluate",
     "evaluate_runs",
     "evaluate_trace",
+    "evaluate_turns",
     "expect",
     "from_anthropic",
     "from_claude_agent_sdk",
