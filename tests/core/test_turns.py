@@ -147,3 +147,40 @@ def test_calls_carrying_turn_indices_are_grouped_by_them() -> None:
     ]
     assert [[c.tool for c in t] for t in split_turns(calls)] == [["weather"], ["search", "book"]]
     assert toolscore.evaluate_turns(TURNS, calls).score == 1.0
+
+
+def test_cli_eval_scores_a_turns_gold_turn_by_turn(tmp_path: Any) -> None:
+    from click.testing import CliRunner
+    from toolscore.cli import cli
+    from toolscore.plugins import create_plugin_manager
+
+    (tmp_path / "gold.json").write_text(json.dumps({"turns": TURNS}))
+    conversation = [
+        [{"tool": "weather", "args": {"city": "Rome"}}],
+        [{"tool": "search", "args": {"q": "bistro"}}, {"tool": "book", "args": {"id": 9}}],
+    ]
+    (tmp_path / "conversation.json").write_text(json.dumps(conversation))
+    out = tmp_path / "report.json"
+    pm = create_plugin_manager(load_entrypoints=False)
+    args = ["eval", str(tmp_path / "gold.json"), str(tmp_path / "conversation.json")]
+    result = CliRunner().invoke(cli, [*args, "-o", str(out)], obj={"plugin_manager": pm})
+    assert result.exit_code == 0, result.output
+    assert "turn 1: score 0.70 (C)" in result.output
+    assert "turn 2: score 1.00 (A)" in result.output
+    assert "conversation: score 0.85 (B), mean of 2 turns" in result.output
+    report = json.loads(out.read_text())["turns"]
+    assert [t["score"] for t in report["turns"]] == [0.7, 1.0]
+
+
+def test_cli_eval_names_a_bad_turns_entry(tmp_path: Any) -> None:
+    from click.testing import CliRunner
+    from toolscore.cli import cli
+    from toolscore.plugins import create_plugin_manager
+
+    (tmp_path / "gold.json").write_text(json.dumps({"turns": [[], {"tool": "a"}]}))
+    (tmp_path / "c.json").write_text("[]")
+    pm = create_plugin_manager(load_entrypoints=False)
+    args = ["eval", str(tmp_path / "gold.json"), str(tmp_path / "c.json")]
+    result = CliRunner().invoke(cli, args, obj={"plugin_manager": pm})
+    assert result.exit_code != 0
+    assert "gold.json: $.turns[1]: expected an array of calls" in result.output

@@ -211,6 +211,8 @@ def command(
             )
         sys.exit(code)
     trace_file = trace_files[0]
+    if _turn_by_turn(pm, gold_file, trace_file, output, dict(weights) or None, console, verbose):
+        return
     extra_reports: dict[str, Path] = {
         name: path
         for (name, _), path in zip(_REPORT_OPTIONS, (html, csv, markdown, junit))
@@ -271,6 +273,28 @@ def command(
         console.print(f"> {_label(name)} report: {path}", markup=False)
     console.print()
     _gates(result, fail_on_violations, fail_under)
+
+
+def _turn_by_turn(
+    pm: Any,
+    gold_file: Path,
+    trace_file: Path,
+    output: Path,
+    weights: dict[str, float] | None,
+    console: Any,
+    verbose: bool,
+) -> bool:
+    """A gold file with ``turns``: score the conversation turn by turn (cli/turns.py)."""
+    from toolscore.cli.turns import evaluate_turn_files, turns_in_gold
+
+    errors = ((FileNotFoundError, "File not found: "), (ValueError, "Invalid data: "))
+    with handled_errors(verbose, "Unexpected error: ", expected=errors):
+        turns = turns_in_gold(gold_file)
+        if turns is None:
+            return False
+        evaluate_turn_files(pm, turns, trace_file, output=output, weights=weights, console=console)
+    console.print(f"> JSON report: {output}", markup=False)
+    return True
 
 
 def _label(name: str) -> str:
