@@ -35,24 +35,29 @@ def summarize(result: EvaluationResult) -> tuple[dict[str, int], dict[str, list[
     tools: dict[str, list[int]] = {}
     alignment = result.alignment
     gold, trace = result.gold_calls, result.trace_calls
+    # expected index -> correct arguments of its pair (absent: unpaired)
+    paired: dict[int, int] = (
+        {e: c for (e, _a), c in zip(alignment.pairs, alignment.correct)} if alignment else {}
+    )
+    missing = wrong = 0
     for index, call in enumerate(gold):
-        counts = tools.setdefault(call.tool, [0, 0])
+        counts = tools.get(call.tool)
+        if counts is None:
+            counts = tools[call.tool] = [0, 0]
         counts[0] += 1
-        partner = alignment.actual_for(index) if alignment is not None else None
-        code = None
-        if partner is None:
-            code = "missing_call"
-        elif (
-            call.args is not None
-            and alignment is not None
-            and alignment.correct_for(index) < len(call.args)
-        ):
-            code = "wrong_arguments"
-        if code is not None:
+        correct = paired.get(index)
+        if correct is None:
+            missing += 1
             counts[1] += 1
-            findings[code] = findings.get(code, 0) + 1
+        elif call.args is not None and correct < len(call.args):
+            wrong += 1
+            counts[1] += 1
+    if missing:
+        findings["missing_call"] = missing
+    if wrong:
+        findings["wrong_arguments"] = wrong
     unexpected = (
-        len(alignment.unmatched_actual) if alignment is not None else max(0, len(trace) - len(gold))
+        len(trace) - len(paired) if alignment is not None else max(0, len(trace) - len(gold))
     )
     errors = sum(1 for call in trace if call.is_error)
     violations = len(result.policy_violations)

@@ -9,6 +9,8 @@ so a resumed run redoes exactly that case: nothing is lost and nothing is duplic
 from __future__ import annotations
 
 import os
+import queue
+import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -17,29 +19,62 @@ from toolscore.errors import InputError
 
 
 class ResultsWriter:
-    """Appends result lines to ``path`` (created, or emptied unless ``append``)."""
+    """Appends result lines to ``path`` (created, or emptied unless ``append``).
 
-    def __init__(self, path: str | os.PathLike[str], *, append: bool) -> None:
+    Each :meth:`write_lines` call is one batch: its lines are written whole, then fsynced.
+    The write and the fsync run on a writer thread (fsync releases the GIL), so scoring goes
+    on while the disk catches up; at most ``pending`` batches wait. :meth:`close` waits
+    for every batch to be durable, and a disk error surfaces at the next call.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, append: bool, pending: int = 4) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | (0 if append else os.O_TRUNC)
         self._fd: int | None = os.open(self.path, flags, 0o666)
+        self._queue: queue.Queue[bytes | None] = queue.Queue(maxsize=pending)
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._drain, name="toolscore-results-writer")
+        self._thread.daemon = True
+        self._thread.start()
 
-    def write_lines(self, lines: Iterable[str]) -> None:
-        """Append ``lines`` (each ending in a newline) whole, then make them durable."""
-        if self._fd is None:
-            raise ValueError("the results file is closed")
-        data = "".join(lines).encode("utf-8")
+    def _drain(self) -> None:
+        while (data := self._queue.get()) is not None:
+            if self._error is not None:
+                continue
+            try:
+                self._append(data)
+            except BaseException as exc:  # reported to the caller by _check()
+                self._error = exc
+
+    def _append(self, data: bytes) -> None:
+        assert self._fd is not None
         view = memoryview(data)
         while view:
             written = os.write(self._fd, view)
             view = view[written:]
         os.fsync(self._fd)
 
+    def _check(self) -> None:
+        if self._error is not None:
+            raise OSError(f"cannot write {self.path}: {self._error}") from self._error
+
+    def write_lines(self, lines: Iterable[str]) -> None:
+        """Queue one batch of ``lines`` (each ending in a newline) to append whole and fsync."""
+        if self._fd is None:
+            raise ValueError("the results file is closed")
+        self._check()
+        self._queue.put("".join(lines).encode("utf-8"))
+
     def close(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+        """Wait until every queued batch is on disk, then close the file."""
+        if self._fd is None:
+            return
+        self._queue.put(None)
+        self._thread.join()
+        os.close(self._fd)
+        self._fd = None
+        self._check()
 
     def __enter__(self) -> ResultsWriter:
         return self

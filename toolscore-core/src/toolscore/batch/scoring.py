@@ -9,6 +9,7 @@ file, the line and the JSON path; it never stops the batch.
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -70,7 +71,22 @@ def use_plugin_manager(options: ScoringOptions, pm: ToolscorePluginManager) -> N
 
 
 def score_batch(job: BatchJob) -> list[CaseResult | CaseError]:
-    """Score every case of ``job``, in order; errors already found by the reader pass through."""
+    """Score every case of ``job``, in order; errors already found by the reader pass through.
+
+    The cyclic garbage collector is paused for the batch, as ``evaluate()`` pauses it for one
+    evaluation and for the same reason: a batch allocates many acyclic objects that live
+    until it returns, so collections in between would walk them and free nothing.
+    """
+    if not gc.isenabled():
+        return _score_batch(job)
+    gc.disable()
+    try:
+        return _score_batch(job)
+    finally:
+        gc.enable()
+
+
+def _score_batch(job: BatchJob) -> list[CaseResult | CaseError]:
     pm = _manager(job.options)
     out: list[CaseResult | CaseError] = []
     for case in job.cases:
@@ -112,7 +128,6 @@ def score_case(case: Case, options: ScoringOptions, pm: ToolscorePluginManager) 
             "calls": {"expected": len(result.gold_calls), "actual": len(result.trace_calls)},
             "source": case.source,
         },
-        ensure_ascii=False,
         default=_json_default,
     )
     return CaseResult(
