@@ -644,8 +644,12 @@ def run_snapshot(
     from toolscore.assertions import check_threshold
     from toolscore.evaluation import evaluate
 
+    from toolscore.model import calls_from_dicts
+
     try:
-        expected = existing.expected_calls()
+        # As ToolCalls, not dicts: evaluate() would read a recorded literal such as
+        # {"$regex": "^a"} (stored as {"$literal": ...}) as a matcher again.
+        expected = calls_from_dicts(existing.expected_calls())
     except _PathError as exc:  # pragma: no cover - load() already validated the matchers
         raise _corrupt(path, exc.path, exc.problem) from exc
     result = evaluate(expected, calls, weights=weights, strict=strict)
