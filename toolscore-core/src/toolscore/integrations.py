@@ -28,7 +28,7 @@ from toolscore.extraction import (
     is_call_list,
     providers_hint,
 )
-from toolscore.first_party import distribution_of_kind
+from toolscore.first_party import FIRST_PARTY, distribution_of_kind
 
 if TYPE_CHECKING:
     from toolscore.model import ToolCall
@@ -46,18 +46,8 @@ __all__ = [
     "providers_hint",
 ]
 
-#: The seed's ``from_*`` helpers: importable whatever is installed.
-SEED_HELPERS: tuple[str, ...] = (
-    "from_openai",
-    "from_anthropic",
-    "from_gemini",
-    "from_langgraph",
-    "from_pydantic_ai",
-    "from_openai_agents",
-    "from_claude_agent_sdk",
-    "from_crewai",
-    "from_otel",
-)
+#: The seed's ``from_*`` helpers: importable whatever is installed (the first-party table's).
+SEED_HELPERS: tuple[str, ...] = tuple(name for p in FIRST_PARTY for name in p.functions)
 
 
 def extract_calls(
