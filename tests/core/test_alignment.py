@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 from toolscore.alignment import Alignment, align, align_group
-from toolscore.value_match import count_correct
 from toolscore.matchers import ANY, OneOf, Regex
 from toolscore.model import ToolCall
+from toolscore.value_match import count_correct
 
 Args = dict[str, Any] | None
 

@@ -26,12 +26,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from toolscore.value_match import count_correct
 from toolscore.evaluation import evaluate
 from toolscore.matchers import matcher_from_json
 from toolscore.metrics.policy import rules_from_json
 from toolscore.plugins import create_plugin_manager
 from toolscore.result import letter_grade
+from toolscore.value_match import count_correct
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "benchmarks" / "reference" / "run_reference.py"

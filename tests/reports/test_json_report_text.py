@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from toolscore import evaluate
 from toolscore.reporters.json import JsonReporter, report_dict
 

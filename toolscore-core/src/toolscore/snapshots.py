@@ -643,7 +643,6 @@ def run_snapshot(
 
     from toolscore.assertions import check_threshold
     from toolscore.evaluation import evaluate
-
     from toolscore.model import calls_from_dicts
 
     try:

@@ -53,10 +53,10 @@ from pathlib import Path
 from typing import Any, Final
 
 import attrs
-from toolscore.value_match import values_match
 from toolscore.errors import InputError
 from toolscore.matchers import builtin_json_forms, matcher_from_json
 from toolscore.serialization import json_path, json_type_name
+from toolscore.value_match import values_match
 
 from toolscore_mcp.model import MCPToolDef, MCPToolResult, Scenario, ScenarioResult, SetupCall
 
