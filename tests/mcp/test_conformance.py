@@ -91,7 +91,29 @@ def _fired(card: MCPScorecard) -> tuple[set[str], set[str]]:
     return failing, {issue.rule for issue in card.lint}
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED))
+def _sdk_answers_tool_errors_as_protocol_errors() -> bool:
+    """mcp 1.x's low-level ``Server`` turns any exception a tool handler raises (its
+    ``McpError`` included) into an ``isError`` result, so a server on it cannot answer bad
+    input with a JSON-RPC error; 2.x passes ``MCPError`` through as one."""
+    import mcp.shared.exceptions as exceptions
+
+    return hasattr(exceptions, "MCPError")
+
+
+_NEEDS_PROTOCOL_ERRORS = pytest.mark.skipif(
+    not _sdk_answers_tool_errors_as_protocol_errors(),
+    reason="the mcp 1.x low-level Server cannot answer a tool call with a JSON-RPC error",
+)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(name, marks=_NEEDS_PROTOCOL_ERRORS) if name == "conformance_bad_input.py"
+        else name
+        for name in sorted(EXPECTED)
+    ],
+)  # fmt: skip
 def test_each_rule_fires_exactly_on_its_server_over_stdio(
     name: str, pm: ToolscorePluginManager
 ) -> None:
@@ -123,6 +145,7 @@ def test_each_rule_fires_exactly_on_its_server_over_http(
     assert {statuses[rule] for rule in HTTP_CHECKS - failing} == {"pass"}
 
 
+@_NEEDS_PROTOCOL_ERRORS
 def test_outcome_of_bad_input_is_recorded_and_reported(pm: ToolscorePluginManager) -> None:
     from toolscore_mcp.reports.json_report import scorecard_to_json
     from toolscore_mcp.reports.markdown import scorecard_to_markdown
