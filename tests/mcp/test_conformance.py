@@ -233,3 +233,16 @@ def test_budget_gates_and_presets(tmp_path: Path) -> None:
     bad = run_cli("mcp", "lint", "--file", str(path), "--max-tools", "lots")
     assert bad.returncode == 2
     assert "--max-tools takes a positive number" in bad.stderr
+
+
+def test_failed_conformance_checks_are_in_the_sarif_log(pm: ToolscorePluginManager) -> None:
+    from toolscore_mcp.reports.sarif import scorecard_to_sarif
+
+    card = _grade(ServerTarget(command=tuple(server_cmd("conformance_annotations.py"))), pm)
+    log = scorecard_to_sarif(card)
+    results = [r for r in log["runs"][0]["results"] if r["ruleId"] == "conformance/annotations"]
+    assert results
+    assert all("toolscoreConformance/v1" in r["partialFingerprints"] for r in results)
+    clean = _grade(ServerTarget(command=tuple(server_cmd("conformance_clean.py"))), pm)
+    rule_ids = {r["ruleId"] for r in scorecard_to_sarif(clean)["runs"][0]["results"]}
+    assert not any(rule.startswith("conformance/") for rule in rule_ids)

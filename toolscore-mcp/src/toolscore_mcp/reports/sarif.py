@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from toolscore_mcp.conformance import ConformanceFinding
 from toolscore_mcp.model import LintIssue, ScenarioResult
 from toolscore_mcp.reports.coverage import result_headline
 from toolscore_mcp.scorecard import (
@@ -248,7 +249,8 @@ def _scenario_result(
 def scorecard_to_sarif(
     card: MCPScorecard, artifact: str | None = None, *, version: str = ""
 ) -> dict[str, Any]:
-    """SARIF for ``mcp test``: the lint issues, then every scenario that did not pass cleanly.
+    """SARIF for ``mcp test``: the lint issues, every scenario that did not pass cleanly, then
+    the failed conformance checks' findings (``conformance/<check>``).
 
     Rules are listed lint first, then the scenario rules that fired, in first-seen order.
     The run's ``properties`` carry the grade and coverage, so a provisional grade is visible
@@ -278,10 +280,46 @@ def scorecard_to_sarif(
                 }
             )
         results.append(_scenario_result(result, rule_id, indexes[rule_id], uri, server_name))
+    for outcome in card.conformance:
+        if outcome.status != "fail":
+            continue
+        rule_id = f"conformance/{outcome.rule}"
+        if rule_id not in indexes:
+            indexes[rule_id] = len(rules)
+            rules.append(
+                {
+                    "id": rule_id,
+                    "name": outcome.rule,
+                    "shortDescription": {"text": outcome.summary or outcome.rule},
+                    "defaultConfiguration": {"level": "warning"},
+                }
+            )
+        for finding in outcome.findings:
+            results.append(
+                _conformance_result(finding, rule_id, indexes[rule_id], uri, server_name)
+            )
     properties = {
         "grade": card.grade,
         "score": card.score,
         "provisional": card.provisional,
         "coverage": card.coverage_line(),
+        "protocolVersion": card.server.protocol_version,
     }
     return _log(rules, results, version, properties)
+
+
+def _conformance_result(
+    finding: ConformanceFinding, rule_id: str, rule_index: int, uri: str, server_name: str
+) -> dict[str, Any]:
+    """One conformance finding (not part of the score: a warning unless it is an error)."""
+    text = finding.message if not finding.fix else f"{finding.message} Fix: {finding.fix}"
+    return {
+        "ruleId": rule_id,
+        "ruleIndex": rule_index,
+        "level": "error" if finding.severity == "error" else "warning",
+        "message": {"text": text},
+        "locations": [_location(uri, server_name, finding.tool)],
+        "partialFingerprints": {
+            "toolscoreConformance/v1": f"{rule_id}:{finding.tool}:{finding.message}"
+        },
+    }
