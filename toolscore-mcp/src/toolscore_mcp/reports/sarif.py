@@ -303,8 +303,9 @@ def scorecard_to_sarif(
         "score": card.score,
         "provisional": card.provisional,
         "coverage": card.coverage_line(),
-        "protocolVersion": card.server.protocol_version,
     }
+    if card.server.protocol_version:
+        properties["protocolVersion"] = card.server.protocol_version
     return _log(rules, results, version, properties)
 
 
