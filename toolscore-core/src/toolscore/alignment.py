@@ -7,9 +7,9 @@ Calls pair only with calls of the same tool name. Within a tool, the pairing
 3. then, among those, the first in lexicographic order of decisions: expected calls in order,
    each preferring "unpaired" first and then actual calls by ascending index.
 
-Rule 3 is the reference's tie-break (it changes argument precision in about one random case
-in six), so the numbers agree with the reference wherever it is exact (at most 12 actual calls
-of a tool); above that the reference is greedy and this pairing is never worse.
+Rule 3 settles ties, and ties matter: which of two equally good pairings is taken changes
+argument precision in about one random case in six, so the order is fixed and every number is
+reproducible (docs/compat.md, "Pairing").
 
 How (per tool, ``G`` expected and ``T`` actual calls):
 
@@ -34,7 +34,7 @@ How (per tool, ``G`` expected and ``T`` actual calls):
 
 Both phases are polynomial; on realistic traces they touch little more than the calls that
 share argument values: 10,000 calls over 20 tools align in about 0.2 s, one tool with 100
-expected and 12 actual calls in about 2 ms (the reference's exact search takes seconds).
+expected and 12 actual calls in about 2 ms (an exhaustive search over pairings takes seconds).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Every threshold check in toolscore (these helpers, ``expect()``, snapshot replay) goes through
 :func:`check_threshold`, which allows 1e-9 of float noise and, on failure, raises
 :class:`ToolScoreAssertionError` whose text is the expected-vs-actual table, the score line and
-tips (SPEC §1.5). The text is plain, to read well inside a pytest report; when stderr is a
+tips. The text is plain, to read well inside a pytest report; when stderr is a
 terminal a coloured copy is written there too. rich is imported only when a message is built.
 """
 
@@ -134,7 +134,7 @@ def failure_message(
     width: int = MESSAGE_WIDTH,
     strict: bool | None = None,
 ) -> str:
-    """The expected-vs-actual table, the score line and tips, as rendered text (SPEC §1.5).
+    """The expected-vs-actual table, the score line and tips, as rendered text.
 
     ``color=True`` keeps ANSI styles (for a terminal); the default is plain text. ``strict``
     as in :func:`check_threshold`.

@@ -1,6 +1,6 @@
 """Baselines: save an evaluation's key metrics, and later check a new trace against them.
 
-``toolscore eval ... --save-baseline baseline.json`` writes one (SPEC §8.1)::
+``toolscore eval ... --save-baseline baseline.json`` writes one::
 
     {"version": "<toolscore version>", "created_at": "<UTC ISO>", "gold_file_hash": "<md5 or ''>",
      "metrics": {"invocation_accuracy", "selection_accuracy", "tool_correctness",
@@ -57,7 +57,7 @@ def _number(value: Any) -> float:
 
 
 def extract_metrics(result: EvaluationResult) -> dict[str, float]:
-    """The baseline's metrics of ``result``, in the reference's key order."""
+    """The baseline's metrics of ``result``, in the order of the file layout above."""
     m = result.metrics
     out = {
         "invocation_accuracy": _number(m.get("invocation_accuracy", 0.0)),

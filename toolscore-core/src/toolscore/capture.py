@@ -13,7 +13,7 @@ with a ``"tools"`` list) are written to ``<dataset_dir>/<name>_<YYYYmmdd_HHMMSS>
         return {"tools": [{"tool": "get_weather", "args": {"city": "Paris"}}], "answer": "..."}
 
 Capture files are a trace format of their own: ``toolscore eval gold.json traces/weather_*.json``
-and ``load_trace()`` read them directly (SPEC §9 item 6 fixed), and :meth:`TraceCapture.to_gold_standard`
+and ``load_trace()`` read them directly, and :meth:`TraceCapture.to_gold_standard`
 turns one into a gold file. Files are written atomically and a second capture within the same
 second gets a ``_2`` suffix instead of overwriting the first. Nothing is created on import.
 """
@@ -233,7 +233,7 @@ class TraceCapture:
 
         Each call becomes ``{"tool", "args"}`` plus ``description`` (the argument, else the
         capture's description). Results are not turned into side-effect checks: there is no
-        check that could verify them (SPEC §9 item 6).
+        check that could verify them.
         """
         from toolscore.fileio import atomic_write_json
         from toolscore.loading import read_json

@@ -1,4 +1,4 @@
-"""The reference product's ``toolscore.core`` module path, kept for existing imports.
+"""The ``toolscore.core`` module path, kept so that existing imports of it keep working.
 
 Everything here is defined elsewhere; this module only re-exports it::
 

@@ -1,10 +1,10 @@
 """What went wrong, in words: the expected-vs-actual rows, the fix list, findings and tips.
 
 Everything here is plain data and text; rendering (rich tables, Markdown, HTML) belongs to the
-callers. The rows align the two tool-name sequences with difflib (autojunk off), the way the
-reference's failure table and "Top issues to fix" list do (SPEC §1.5, §7.0). Argument problems
+callers. The rows align the two tool-name sequences with difflib (autojunk off), so the failure
+table and the "Top issues to fix" list line calls up the same way. Argument problems
 are judged by :func:`toolscore.value_match.values_match`, the same comparison the argument metric
-uses, so a call that counts as argument-correct never shows a diff line (SPEC §9.1 fix 12).
+uses, so a call that counts as argument-correct never shows a diff line.
 """
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ def _opcodes(
 def diff_rows(
     gold: Sequence[ToolCall], trace: Sequence[ToolCall], *, strict: bool = False
 ) -> list[DiffRow]:
-    """Align expected and actual calls by tool name and classify every row (SPEC §1.5)."""
+    """Align expected and actual calls by tool name and classify every row."""
     rows: list[DiffRow] = []
 
     def add(expected: ToolCall | None, actual: ToolCall | None) -> None:
@@ -183,7 +183,7 @@ def _ascii(text: str) -> str:
 def build_eval_fix_list(
     gold: Sequence[ToolCall], trace: Sequence[ToolCall], *, strict: bool = False
 ) -> list[FixSuggestion]:
-    """The agent-side "Top issues to fix" list (SPEC §7.0), most urgent first.
+    """The agent-side "Top issues to fix" list, most urgent first.
 
     Missing calls (0), a wrong tool at a position (1, named after the actual tool), argument
     mismatches on calls whose arguments are checked (2, in ASCII), extra calls (3).
@@ -237,7 +237,7 @@ def build_eval_fix_list(
 
 
 def behavior_findings(result: EvaluationResult) -> list[tuple[str, str]]:
-    """Behaviour and safety findings as ``(severity, message)``, errors first (SPEC §7.0)."""
+    """Behaviour and safety findings as ``(severity, message)``, errors first."""
     metrics = result.metrics
     findings: list[tuple[str, str]] = []
     for violation in (metrics.get("policy_metrics") or {}).get("violations", []):

@@ -1,7 +1,7 @@
 """The exception hierarchy.
 
 Every error toolscore raises on purpose derives from :class:`ToolscoreError`, so callers can
-catch one type.  Errors that the reference product raised as builtin types (``ValueError``,
+catch one type.  Errors that callers have always caught as builtin types (``ValueError``,
 ``TypeError``) keep that base too, so existing ``except ValueError`` code still works.
 """
 

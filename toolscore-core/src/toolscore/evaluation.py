@@ -63,7 +63,8 @@ def evaluate(
     :param match: a matching mode (``"unordered"``, ``"subset"``, ``"superset"``), a mapping
         ``{"mode", "args", "args_overrides"}`` or a :class:`~toolscore.matching.MatchSpec`; the
         metrics then follow it and ``metrics["trajectory_match"]`` holds the verdict
-        (docs/matching.md). ``None`` (the default) scores exactly as the reference does.
+        (docs/matching.md). ``None`` (the default) applies no mode: every metric keeps its
+        plain definition.
     :param tools: tool definitions (OpenAI, Anthropic, MCP, Gemini lists, or
         ``{name: schema}``): each actual call's arguments are validated against its tool's
         input schema into ``metrics["schema_validity"]``; the score does not change.
@@ -152,7 +153,7 @@ def evaluate_trace(
     from toolscore.expectations.scoring import choose_gold, read_gold_steps
     from toolscore.loading import load_gold_standard, load_trace
 
-    steps = read_gold_steps(gold_file, pm)  # None: the reference's flat gold
+    steps = read_gold_steps(gold_file, pm)  # None: a flat gold list, no structured steps
     gold_calls = load_gold_standard(gold_file, plugin_manager=pm) if steps is None else []
     trace_calls = load_trace(trace_file, format=format, plugin_manager=pm)
     expectations = None

@@ -1,4 +1,4 @@
-"""The fluent assertion API: ``expect(agent).on(prompt).calls(...).run()`` (SPEC §1.8).
+"""The fluent assertion API: ``expect(agent).on(prompt).calls(...).run()``.
 
 The subject is either an agent callable (give it a prompt with :meth:`Expectation.on`) or a
 response the agent already produced (a raw provider response or a list of call dicts)::
@@ -69,7 +69,7 @@ class Expectation:
     def calls(self, tool: str, **args: Any) -> Expectation:
         """Expect a call to ``tool`` with at least these arguments (matchers allowed).
 
-        Extra arguments the agent adds are accepted (unlike the reference, which lowers
+        Extra arguments the agent adds are accepted (plain ``evaluate()`` scoring lowers
         argument precision for them); :meth:`with_exact_args` restores that. Without keyword
         arguments the arguments are not checked at all. "Exactly zero arguments" cannot be said
         fluently; use ``evaluate([{"tool": t, "args": {}}], ...)``.

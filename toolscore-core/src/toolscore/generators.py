@@ -2,11 +2,11 @@
 
 Reads OpenAI-style function definitions and writes a gold file with, per function, normal
 cases (60 %), boundary values (20 %) and edge cases (the rest), or only normal cases. Values
-follow the schema (SPEC §6.3): hints first (``examples``, ``default``, an ``e.g. 'X'`` in the
+follow the schema: hints first (``examples``, ``default``, an ``e.g. 'X'`` in the
 description, a well-formed value for a known ``format``), then enums, keyword-based strings,
 ranges for numbers, arrays and nested objects.
 
-Unlike the reference (SPEC §9 item 7), runs are reproducible: every function gets its own
+Runs are reproducible: every function gets its own
 random generator seeded from ``seed`` and the function's name, so adding a function does not
 change the cases of the others; and the tools-array form
 ``{"type": "function", "function": {...}}`` is unwrapped.

@@ -1,7 +1,7 @@
 """Problems in the input that toolscore scores anyway, and tells the user about.
 
 Arguments that arrived as text that is not JSON (a truncated stream, a model that wrote
-prose) are scored as tool-scorer scores them (``{}``; OpenTelemetry spans: ``{"value": text}``),
+prose) are scored as ``{}`` (OpenTelemetry spans: ``{"value": text}``; docs/compat.md says why),
 and the extractor notes the decoder's error (``args_parse_error``) and the text
 (``raw_arguments``) in the call's metadata, so nothing is scored silently. The CLI prints these
 notes, and the fix list names them, so a low argument score is not a mystery.

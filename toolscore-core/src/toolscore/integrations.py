@@ -66,9 +66,9 @@ def extract_calls(
 
 
 def calls_to_dicts(calls: list[ToolCall]) -> list[dict[str, Any]]:
-    """The reference's shape for extracted calls: ``tool``, ``args``, ``result``, ``is_error``,
-    ``error`` and ``id`` always (``None`` when unknown, as tool-scorer's ``from_otel`` sets
-    them), plus ``duration``, ``cost``, ``timestamp`` and ``metadata`` when known."""
+    """The public shape of extracted calls: ``tool``, ``args``, ``result``, ``is_error``,
+    ``error`` and ``id`` always (``None`` when unknown, so callers can read every key), plus
+    ``duration``, ``cost``, ``timestamp`` and ``metadata`` when known."""
     out = []
     for call in calls:
         record: dict[str, Any] = {

@@ -7,8 +7,8 @@ as ``(a|aa)+$`` would each take gigabytes or hours if taken at their word. Every
 and matcher reads its bound here, so the numbers are named once and documented once.
 
 The bounds sit far above what a real schema or gold file uses, so ordinary values (and the
-reference product's numbers, SPEC §6.3) are untouched. A value cut short by a bound may
-break the schema that asked for more: the generators do not try again, and the schema check
+values the generators draw for them) are untouched. A value cut short by a bound may break the
+schema that asked for more: the generators do not try again, and the schema check
 that follows (cheap: a length comparison) reports it, so the tool is shown as not callable
 with valid arguments instead of hanging the run.
 """

@@ -2,9 +2,9 @@
 
 Every problem with a file is one line that names the file, where in it, and what was expected
 (``gold.json: $[3].tool: expected a non-empty tool name, got nothing``); nothing here lets a
-traceback reach the user. The reference product's messages are kept where it had one
-(``Trace file not found: <path>``, ``Unsupported format: X``), and its exception types still
-match: a missing file is a ``FileNotFoundError``, everything else a ``ValueError``.
+traceback reach the user. A few messages are fixed text because callers match on them
+(``Trace file not found: <path>``, ``Unsupported format: X``), and so are the exception types:
+a missing file is a ``FileNotFoundError``, everything else a ``ValueError``.
 """
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ def _may_hold_operators(text: str) -> bool:
 def load_gold_standard(
     path: StrPath, *, plugin_manager: ToolscorePluginManager | None = None
 ) -> list[ToolCall]:
-    """Load the expected calls from a gold file (SPEC §3.1, with the §9.1 fix 4).
+    """Load the expected calls from a gold file.
 
     The file is a JSON array of calls, or an object with a ``"calls"`` array (a snapshot file
     works as a gold file). Every call needs a non-empty ``tool``. ``args`` is kept as written

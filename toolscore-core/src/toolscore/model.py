@@ -124,10 +124,10 @@ _new = object.__new__
 def call_from_dict(item: Any, index: int = 0) -> ToolCall:
     """Build a :class:`ToolCall` from an ``evaluate()``-style dict.
 
-    Error semantics follow the reference: a bool ``error`` sets the flag; any other truthy
+    Error semantics: a bool ``error`` sets the flag; any other truthy
     ``error`` becomes the message (``str()`` of it) and marks the call failed; a bool
     ``is_error`` then overrides the flag, but a non-empty message always wins. ``error`` and
-    ``is_error`` inside ``metadata`` count too (the reference records failures there); the
+    ``is_error`` inside ``metadata`` count too (producers record failures there too); the
     top-level keys take precedence over them.
     """
     # Plain dicts skip the (slow) abstract-class check; evaluate() converts every call.
@@ -141,7 +141,7 @@ def call_from_dict(item: Any, index: int = 0) -> ToolCall:
     metadata: dict[str, Any] = (
         {} if raw_meta is None or not isinstance(raw_meta, Mapping) else dict(raw_meta)
     )
-    # The reference keeps failures in the call's metadata: top-level ``error``/``is_error``
+    # Failures may sit in the call's metadata: top-level ``error``/``is_error``
     # are written over ``metadata``'s, then ``is_error is True`` or a truthy ``error`` fails
     # the call. Reading both in that order gives the same verdict for every combination.
     error_value = metadata.get("error")

@@ -1,7 +1,6 @@
 """Comparing several models' traces against one gold file (``toolscore compare``).
 
-:func:`compare_models` turns ``{model name: EvaluationResult}`` into the comparison document
-(SPEC §4.3)::
+:func:`compare_models` turns ``{model name: EvaluationResult}`` into the comparison document::
 
     {"models": [...], "metrics": {metric: {model: value}},
      "rankings": {metric: [models, best first]},

@@ -8,8 +8,8 @@ recognised here is hidden everywhere at once.
 
 Two tables live here:
 
-* :data:`CREDENTIAL_PATTERNS`, the formats the ``security_metrics`` metric *counts* (SPEC §2.9).
-  Its numbers must stay equal to the reference product's, so this table is frozen.
+* :data:`CREDENTIAL_PATTERNS`, the formats the ``security_metrics`` metric *counts*.
+  Those counts are scored numbers that must not drift (docs/compat.md), so this table is frozen.
 * :data:`REDACTION_PATTERNS`, what :func:`redact` *hides*. It is broader on purpose: whole PEM
   blocks (header, base64 body, footer, also with newlines escaped as ``\\n`` inside JSON
   strings), keys glued to a word (``leak_AKIA...``), newer key shapes, JWTs, bearer tokens and
@@ -36,7 +36,7 @@ __all__ = [
     "redaction_spans",
 ]
 
-#: (kind, pattern) that ``security_metrics`` reports, most specific first (SPEC §2.9). Frozen:
+#: (kind, pattern) that ``security_metrics`` reports, most specific first. Frozen:
 #: changing it changes scored numbers. A span claimed by one is not reported again.
 CREDENTIAL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("private_key", re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----")),
@@ -53,7 +53,7 @@ CREDENTIAL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 
 def looks_random(text: str) -> bool:
-    """True when ``text`` has a digit, a lower-case and an upper-case letter (SPEC §2.9).
+    """True when ``text`` has a digit, a lower-case and an upper-case letter.
 
     Formats that are only a prefix plus a charset must look random to be *counted*, so
     identifiers such as ``sk-some-long-kebab-case-name`` are not reported.

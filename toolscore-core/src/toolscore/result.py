@@ -1,12 +1,12 @@
 """The result of an evaluation: metrics, the composite score, the letter grade, the record.
 
-``score`` is the weighted sum (SPEC §1.4)::
+``score`` is the weighted sum::
 
     w_sel·selection_accuracy + w_arg·argument_f1 + w_seq·sequence_accuracy
     + w_red·(1 − redundant_rate) + w_rcr·(required_call_recall, or 1.0 when None)
 
 summed exactly (``math.fsum``) and rounded to 12 decimals, so a perfect match scores exactly
-1.0 and float noise never drops a grade (SPEC §9.1 fix 1).
+1.0 and float noise never drops a grade.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def _format_keys(keys: set[str]) -> str:
 
 
 def validate_weights(weights: Mapping[str, Any], metric_names: Iterable[str] = ()) -> None:
-    """Reject unknown keys and negative or non-finite values (the reference's messages).
+    """Reject unknown keys and negative or non-finite values, as ``ValueError``.
 
     ``metric_names`` are the installed metrics' names: a plugin metric that returns a number
     may be weighted by its name, like the built-in score components.
@@ -145,7 +145,7 @@ class EvaluationResult:
 
     @property
     def _weights(self) -> dict[str, float]:
-        """The reference's attribute name for :attr:`weights`."""
+        """An older name for :attr:`weights`, kept for code that still reads it."""
         return self.weights
 
     @_weights.setter

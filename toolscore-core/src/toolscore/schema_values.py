@@ -1,11 +1,11 @@
-"""The base rules for making up a parameter value from its JSON schema (SPEC §6.3).
+"""The base rules for making up a parameter value from its JSON schema.
 
 Two generators build on these rules: :mod:`toolscore.generators` (``toolscore generate``
 gold files) uses them as they are, and toolscore-mcp's scenario values extend them (``$ref``,
 exclusive bounds, patterns, values the server told us). Keeping the rules here means the
 keyword lists, format hints and per-variation string, enum and boolean values are the same
 for both, draw for draw: each helper takes the caller's ``random.Random`` and draws from it
-exactly as the reference does.
+in a fixed order, so a seed always gives the same values (reordering the draws changes them).
 
 ``variation`` is ``"normal"`` (a typical value), ``"boundary"`` (the low end) or ``"edge"``
 (the high end).

@@ -40,7 +40,7 @@ class MetricSpec:
     factory: Callable[[], Metric]
     #: One line for ``toolscore plugins list``.
     summary: str = ""
-    #: Position among metrics; the built-ins use 10, 20, ... in the reference's key order.
+    #: Position among metrics; the built-ins use 10, 20, ... in report order.
     order: int = 1000
     #: Row title in the console, Markdown, HTML, CSV and JUnit views (default: ``name``).
     label: str | None = None

@@ -3,7 +3,7 @@
 :func:`values_match` decides whether two values match, for the argument metric, the pairing
 of calls, diffs, fix lists and forbidden-call rules alike, so that they never disagree.
 
-Rules (SPEC §2.2):
+Rules:
 
 * An expected :class:`~toolscore.matchers.Matcher` decides by itself, first, at any depth and
   in both modes.

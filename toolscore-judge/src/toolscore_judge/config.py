@@ -25,7 +25,7 @@ __all__ = [
     "MissingAPIKeyError",
 ]
 
-#: The model used when none is named (the reference's default).
+#: The model used when none is named.
 DEFAULT_MODEL: Final = "gpt-4o-mini"
 
 #: Where verdicts are cached unless told otherwise (relative to the working directory).
@@ -46,7 +46,8 @@ _CACHE_OFF: Final = frozenset({"off", "none", "false", "0", "no", ""})
 
 
 class MissingAPIKeyError(ValueError):
-    """No API key for a provider that needs one (a ``ValueError``, as in the reference)."""
+    """No API key for a provider that needs one (a ``ValueError``: ``except ValueError`` code
+    catches it)."""
 
 
 @attrs.frozen
@@ -160,7 +161,7 @@ class JudgeConfig:
         return None
 
     def require_api_key(self, provider: str) -> str:
-        """The key for ``provider``, or the reference's error when there is none.
+        """The key for ``provider``, or :class:`MissingAPIKeyError` when there is none.
 
         An ``openai_compatible`` server usually needs no key; it gets the placeholder
         ``"not-needed"`` unless ``api_key_env`` names a variable that must be set.

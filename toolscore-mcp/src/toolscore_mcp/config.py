@@ -22,7 +22,7 @@ from toolscore_mcp.client import ServerTarget
 
 __all__ = ["MCPServerSpec", "load_mcp_config"]
 
-#: The reference's name for a resolved config entry.
+#: The public name of a resolved config entry (an alias of :class:`ServerTarget`).
 MCPServerSpec = ServerTarget
 
 _REMOTE_TYPES = {"http": "http", "streamable-http": "http", "streamablehttp": "http", "sse": "sse"}

@@ -3,7 +3,8 @@
 Every rule, built-in or third-party, is registered through the
 ``toolscore_mcp_register_lint_rules`` hook (see :mod:`toolscore_mcp.hookspecs`). Per-tool rules
 run tool by tool in ``order``; server-wide rules (dangling references, tool poisoning) run
-after them. The result is the reference scorecard's issue list, same messages and fixes.
+after them. The result is the scorecard's issue list; its messages and fixes are stable text,
+since reports and fix lists quote them.
 """
 
 from __future__ import annotations

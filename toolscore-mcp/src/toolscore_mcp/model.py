@@ -139,7 +139,7 @@ class Attempt:
 class ScenarioResult:
     """The outcome of one scenario.
 
-    ``ok`` keeps the reference meaning (a happy call without an error, an edge call that got
+    ``ok`` is the plain pass/fail (a happy call without an error, an edge call that got
     any answer). ``verdict`` refines it: a happy call rejected because *our* generated input was
     invalid is ``inconclusive`` and counts neither way. ``finding`` names a problem worth a
     fix even when the call passed (``error-as-success``, ``output-schema``, ...).

@@ -1,7 +1,7 @@
-"""Plan the calls made against each tool: happy paths and edge cases (SPEC §6.2).
+"""Plan the calls made against each tool: happy paths and edge cases.
 
 Seeded per tool (``random.Random(tool.name)``), so the same server gets the same calls on
-every run, and a plain schema gets exactly the reference scorecard's arguments. Plugins can
+every run, and a plain schema always gets the same arguments. Plugins can
 add scenarios through the ``toolscore_mcp_extra_scenarios`` hook.
 """
 

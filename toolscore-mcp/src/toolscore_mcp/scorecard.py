@@ -1,6 +1,6 @@
 """The scorecard: scores, grade, per-tool figures and the ranked "Top issues to fix".
 
-``score = 0.6·happy + 0.2·edge + 0.2·lint`` (SPEC §6.6). Happy-path scenarios that were
+``score = 0.6·happy + 0.2·edge + 0.2·lint``. Happy-path scenarios that were
 *inconclusive* (the server rejected input we generated) count neither as passed nor failed.
 """
 

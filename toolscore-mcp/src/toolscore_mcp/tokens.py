@@ -2,7 +2,7 @@
 
 Every tool definition (and the server instructions) is sent to the model on every request,
 so their size is a recurring cost. Four characters per token is the rule used, rounded the
-way Python rounds (halves to even), so numbers match the reference scorecard.
+way Python rounds (halves to even), so a definition always costs the same count.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Generate argument values from a JSON schema, reproducibly.
 
-The base algorithm is the reference scorecard's (SPEC §6.3), draw for draw, so the same
-server gets the same values: with ``random.Random(tool.name)`` a plain schema yields exactly
-the reference's arguments. On top of it, values honour what the schema says about valid
-input, where the reference would send something the schema itself rules out:
+The base algorithm is :mod:`toolscore.schema_values`, draw for draw, so the same server gets
+the same values: with ``random.Random(tool.name)`` a plain schema always yields the same
+arguments. On top of it, values honour what the schema says about valid input, where the base
+rules alone would send something the schema itself rules out:
 
 * ``$ref`` (local ``#/...`` pointers), ``allOf`` merges, ``anyOf``/``oneOf`` (first non-null
   branch), ``const``, type lists;

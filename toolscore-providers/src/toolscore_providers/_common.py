@@ -242,7 +242,7 @@ def parse_args(value: Any) -> tuple[Mapping[str, Any], str | None]:
 
     * a mapping is used as it is (SDK objects are converted with :func:`plain`);
     * a JSON string is decoded; ``""`` and ``null`` mean no arguments;
-    * a string that is not JSON gives ``{}``, as tool-scorer does (nothing is invented), and
+    * a string that is not JSON gives ``{}`` (nothing is invented for the score), and
       the error is returned: the caller records it and the raw text with
       :func:`note_unreadable_args`, so nothing is lost and the CLI can warn;
     * any other JSON value (a number, an array) becomes ``{"value": value}``.
@@ -344,7 +344,7 @@ def plain(value: Any, _depth: int = 0) -> Any:
         try:
             return dump(mode="json", exclude_unset=True)
         except TypeError:
-            # A model_dump() that takes no options (not pydantic's): tool-scorer calls it bare.
+            # A model_dump() that takes no options (not pydantic's): call it bare.
             try:
                 return plain(dump(), _depth + 1)
             except Exception:

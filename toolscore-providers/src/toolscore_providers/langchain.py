@@ -13,7 +13,7 @@ Reads:
 * results from ``ToolMessage``s (``tool_call_id``, ``content``, ``status: "error"``);
 * LangGraph streams: ``stream_mode="updates"`` lists (``[{node: {"messages": [...]}}]``) and
   ``"values"`` lists of states (the last state holds every message);
-* the legacy agent forms of SPEC §3.8: ``{"tool", "tool_input", "log"}``,
+* the legacy agent forms: ``{"tool", "tool_input", "log"}``,
   ``{"action", "action_input"}`` and ``{"name", "args", "id"}``, and AgentExecutor's
   ``intermediate_steps`` (``[[action, observation], ...]``), observations as results.
 """

@@ -1,6 +1,6 @@
 """MCP (JSON-RPC 2.0) logs: raw message logs, batches and ``toolscore mcp record`` sessions.
 
-Only ``tools/call`` requests become calls (SPEC §9.1 fix 5): ``initialize``, notifications,
+Only ``tools/call`` requests become calls: ``initialize``, notifications,
 ``tools/list`` and the like are protocol traffic, not tool use. A response is attached to the
 request with the same ``id``, ids compared by type and value (``1`` and ``"1"`` differ; bool and
 null ids never pair), in either order. From the response:
@@ -109,7 +109,7 @@ def confidence(payload: Any) -> float:
 
 
 def render_content(content: Any) -> str:
-    """MCP content as a client shows it (SPEC §6.9): text, resources, links, media markers."""
+    """MCP content as a client shows it: text, resources, links, media markers."""
     if content is None:
         return ""
     if isinstance(content, str):

@@ -11,11 +11,11 @@ Reads:
 * results from ``tool_call_output_item``s (``output``, matched by ``call_id``).
 
 * a ``raw_item`` without a ``type`` (``{"name", "arguments"}`` as an object or dict) as a
-  function call, as tool-scorer reads every raw item;
+  function call (a bare name and arguments can only be one);
 * handoffs (``handoff_call_item``): the model called ``transfer_to_<agent>`` as a tool, so it
   is a call, marked ``handoff: True`` in its metadata (with ``handoff_to``, the target agent's
-  name, from the ``handoff_output_item``). tool-scorer skips them; scoring what the model
-  actually called is the documented departure (docs/compat.md).
+  name, from the ``handoff_output_item``). Scoring what the model
+  actually called lets a gold file expect a handoff (docs/compat.md).
 
 A list of plain Responses items (``result.to_input_list()``) is read too, though the
 ``openai`` format claims it first.
@@ -133,7 +133,7 @@ _OUTPUT_ITEMS = frozenset({"tool_call_output_item", "handoff_output_item"})
 
 def _call(raw: Any) -> CallDraft | None:
     """The call in a run item's ``raw_item``: a Responses item, or (no ``type``) a bare
-    ``name``/``arguments`` pair as tool-scorer reads it."""
+    ``name``/``arguments`` pair, read as a function call."""
     if get(raw, "type") is not None:
         return _responses.call_from_item(raw, FORMAT)
     return new_draft(

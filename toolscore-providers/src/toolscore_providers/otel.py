@@ -321,7 +321,7 @@ def _draft(
         return None
     raw_arguments = attributes.get("gen_ai.tool.call.arguments")
     if "args_parse_error" in draft.metadata and isinstance(raw_arguments, str):
-        # tool-scorer keeps a span's arguments that are not JSON as {"value": text}.
+        # A span's arguments that are not JSON are kept as {"value": text} (docs/compat.md).
         draft.args = {"value": raw_arguments}
     if "gen_ai.tool.call.result" in attributes:
         draft.result = decode_json(attributes["gen_ai.tool.call.result"])

@@ -155,7 +155,7 @@ class _Reader(Drafts):
 
 def _args_as_dict(part: Any) -> Any:
     """A part's arguments from its ``args_as_dict()`` when ``args`` is not readable as a
-    field (tool-scorer prefers the method; objects may keep the arguments private)."""
+    field (objects may keep the arguments private)."""
     method = getattr(part, "args_as_dict", None) if not isinstance(part, dict) else None
     if not callable(method):
         return None

@@ -1,7 +1,7 @@
 """The snapshot commands (``approve``, ``snapshots``, ``record``) and ``init``.
 
 Only click is imported here; rich, the snapshot store and the scaffolder are imported when a
-command runs. Errors are one ``ERROR ...`` line on stderr; exit codes follow SPEC §4.9:
+command runs. Errors are one ``ERROR ...`` line on stderr; exit codes are
 0 done, 1 failed, 2 wrong usage, and ``record -- CMD`` exits with the command's own code.
 """
 

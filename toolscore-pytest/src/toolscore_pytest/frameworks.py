@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-#: Framework key -> label, in specificity order (the order of SPEC §4.6).
+#: Framework key -> label, in specificity order (detection results are listed in this order).
 FRAMEWORKS: dict[str, str] = {
     "langgraph": "LangGraph",
     "pydantic_ai": "Pydantic AI",

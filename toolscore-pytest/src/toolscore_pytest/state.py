@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-#: Order and wording of the summary parts (SPEC §5.3).
+#: Order and wording of the summary parts (the terminal summary lists them so).
 OUTCOMES: tuple[str, ...] = ("created", "updated", "pending", "passed", "failed")
 
 #: Key of our data inside xdist's ``workeroutput``.

@@ -4,7 +4,7 @@
   ``evaluate()`` takes) or an object whose ``"calls"`` list holds them (canonical trace files
   and snapshot files). Every call field is kept: result, error, is_error, duration, cost,
   timestamp, id, metadata.
-* ``custom`` is the reference product's lenient fallback (SPEC §3.9): names may be under
+* ``custom`` is the lenient fallback for payloads nothing else claims: names may be under
   ``tool``, ``name`` or ``function``, arguments under ``args``, ``arguments`` or ``input``, the
   list under ``calls`` or ``tool_calls``, and everything else goes to metadata.
 
@@ -111,7 +111,8 @@ def _custom_name(item: Mapping[str, Any]) -> Any:
 
 
 def _custom_list(payload: Any) -> Any:
-    """The reference's choice of call list for a custom payload (may be a non-list)."""
+    """The call list of a custom payload: ``calls``, else ``tool_calls``, else the payload itself
+    when it names a tool (may be a non-list)."""
     if isinstance(payload, Mapping):
         calls = payload["calls"] if "calls" in payload else payload.get("tool_calls", [])
         if not calls:
@@ -128,7 +129,7 @@ def _looks_like_custom_call(item: Any) -> bool:
 
 
 def _number(value: Any, path: str, what: str, *, keep_zero: bool = False) -> float | None:
-    """A numeric field: falsy reads as absent (the reference's rule), except a kept zero."""
+    """A numeric field: falsy (``0``, ``""``) reads as not recorded, except a kept zero."""
     if value is None or (not value and not keep_zero):
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -137,7 +138,7 @@ def _number(value: Any, path: str, what: str, *, keep_zero: bool = False) -> flo
 
 
 class CustomExtractor:
-    """The lenient generic format of SPEC §3.9 (the reference's auto-detection fallback)."""
+    """The lenient generic format, and auto-detection's fallback when no other format fits."""
 
     def confidence(self, payload: Any) -> float:
         """0.3 when every item looks like a named call, 0.1 when some do, else 0."""

@@ -1,8 +1,8 @@
 """The ``capture`` trace format: files written by :class:`toolscore.capture.TraceCapture`.
 
-A capture file is ``{"id", "name", "timestamp", "tools": [...], "metadata"}``. The reference
-product read it as ONE call named after the capture (SPEC §9 item 6); this extractor reads the
-calls in ``tools``, so ``toolscore eval gold.json traces/agent_20260115_103000.json`` works.
+A capture file is ``{"id", "name", "timestamp", "tools": [...], "metadata"}``. Its calls are
+the entries of ``tools`` (the capture itself is not a call), so
+``toolscore eval gold.json traces/agent_20260115_103000.json`` works.
 """
 
 from __future__ import annotations

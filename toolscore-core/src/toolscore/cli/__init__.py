@@ -138,8 +138,8 @@ def cli(ctx: click.Context, no_plugins: bool, disable_plugin: tuple[str, ...]) -
     ctx.ensure_object(dict)
 
 
-#: The console script and ``python -m toolscore`` call this; it is the click group itself (as in
-#: tool-scorer, so ``CliRunner().invoke(main, [...])`` works), and calling it turns unexpected
+#: The console script and ``python -m toolscore`` call this; it is the click group itself (so
+#: ``CliRunner().invoke(main, [...])`` works), and calling it turns unexpected
 #: errors into one line (:meth:`ToolscoreGroup.__call__`).
 main = cli
 

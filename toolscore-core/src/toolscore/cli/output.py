@@ -55,7 +55,7 @@ def error_line(message: str) -> None:
 
 def warn_unreadable_arguments(trace_file: object, calls: Sequence[ToolCall]) -> None:
     """On stderr, one ``Warning:`` line per call of ``trace_file`` whose arguments could not
-    be decoded (they are scored as tool-scorer scores them; see :mod:`toolscore.input_checks`)."""
+    be decoded (:mod:`toolscore.input_checks` says how they are scored)."""
     from toolscore.input_checks import argument_problems
 
     problems = argument_problems(calls)

@@ -4,7 +4,7 @@ Why: a real task often allows several right answers — a lookup the agent may s
 that may happen up to three times, two calls made in parallel in either order, or two whole
 ways of doing the job. These are written in the gold (Python or JSON, see docs/matching.md)
 and *expanded* into flat lists of expected calls before scoring; the flat list that scores
-best against the actual calls is the one scored, so every metric keeps the reference's
+best against the actual calls is the one scored, so every metric keeps its plain
 definition. ``metrics["expectations"]`` says which choices were made.
 """
 

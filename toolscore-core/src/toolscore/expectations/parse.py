@@ -19,7 +19,7 @@ def _is_step(item: Any) -> bool:
 
 
 def is_structured(items: Any) -> bool:
-    """Whether a gold list holds any structured step (else it is the reference's flat list)."""
+    """Whether a gold list holds any structured step (else it is a plain flat list)."""
     return isinstance(items, list) and any(_is_step(item) for item in items)
 
 

@@ -1,6 +1,6 @@
 """Choosing the flat gold to score, for ``evaluate()`` and ``evaluate_trace()``.
 
-A plain gold list (the reference's) passes straight through, at the cost of one look at its
+A plain gold list passes straight through, at the cost of one look at its
 items. A structured one is expanded (:mod:`toolscore.expectations.expand`) and each candidate
 is scored with the same metrics, weights and strictness as the final evaluation; the winner is
 returned with ``metrics["expectations"]``, which names the choices (``one_of`` alternative,

@@ -1,4 +1,4 @@
-"""Matching modes beyond the reference: trajectory verdicts and argument policies.
+"""Matching modes beyond the default scoring: trajectory verdicts and argument policies.
 
 ``toolscore.match_trajectory(expected, actual, mode=..., args=..., args_overrides=...)`` gives
 a yes/no :class:`TrajectoryMatch`; ``evaluate(..., match=...)`` makes the score follow the same

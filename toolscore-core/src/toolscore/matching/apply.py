@@ -1,6 +1,6 @@
 """``evaluate(..., match=...)``: make the score's metrics follow a matching mode.
 
-Why a rewrite of the inputs rather than new metrics: the reference's metrics (selection,
+Why a rewrite of the inputs rather than new metrics: the score's metrics (selection,
 argument F1, sequence, redundancy) keep their definitions and their numbers with default
 options; a mode only changes *what they are shown*:
 

@@ -6,8 +6,7 @@ A gold file that is an object may say how it is to be matched::
                "args_overrides": {"search": {"mode": "exact", "ignore": ["request_id"]}}},
      "calls": [...]}
 
-A plain array (the reference's format) has no ``match``: it is scored exactly as the reference
-scores it.
+A plain array has no ``match``: it is scored by the default metrics, with no mode applied.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ work inside every policy.
 
 Policies (``args=`` and the values of ``args_overrides``):
 
-* ``"exact"`` — the same keys, every value matching (the reference's notion of "all correct").
+* ``"exact"`` — the same keys, every value matching (what the default metrics count as "all
+  correct").
 * ``"ignore"`` — arguments are not compared.
 * ``"subset"`` — every actual key is expected, with a matching value (the agent may omit some).
 * ``"superset"`` — every expected key is present with a matching value (extra keys are fine).

@@ -1,6 +1,6 @@
 """The built-in metrics, one plugin module each, and their pure ``calculate_*`` functions.
 
-Every name below is importable from ``toolscore.metrics`` as in the reference; each is
+Every name below is importable from ``toolscore.metrics`` (a public path); each is
 resolved on first use, so loading one metric plugin does not import the others.
 """
 

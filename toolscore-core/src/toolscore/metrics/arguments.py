@@ -3,7 +3,7 @@
 Each expected call is compared with the actual call the alignment paired it with (same tool,
 best argument match), never re-paired here. An expected call with ``args=None`` is not
 checked; a pair with no expected and no actual arguments is a vacuous match; extra actual
-calls never lower precision (SPEC §2.2).
+calls never lower precision.
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ use a real tokenizer where the figure matters.
 
 Prices are US dollars per million tokens, ``(input, output)``, as listed by the providers.
 A model name is priced by the longest key of :data:`MODEL_PRICING` it contains, so
-``"gpt-4o-mini-2024-07-18"`` gets the gpt-4o-mini price rather than gpt-4o's (the reference
-takes the first key in table order, SPEC §9 item 8); an unknown model is priced as
+``"gpt-4o-mini-2024-07-18"`` gets the gpt-4o-mini price rather than gpt-4o's (the first key in
+table order that the name contains would be gpt-4o); an unknown model is priced as
 :data:`DEFAULT_MODEL`.
 """
 

@@ -45,7 +45,7 @@ __all__ = [
 
 
 def validate_rules(rules: Any) -> None:
-    """Reject rules that cannot be applied, with the reference's messages.
+    """Reject rules that cannot be applied, with a message that names the rule and the problem.
 
     :raises TypeError: ``forbidden must be a list of rule dicts``.
     :raises ValueError: ``forbidden rule 2 needs a non-empty 'tool' string: {...}`` or
@@ -144,7 +144,7 @@ def call_matches_rule(
 def check_forbidden_calls(
     trace_calls: Sequence[ToolCall], rules: Sequence[Mapping[str, Any]]
 ) -> dict[str, Any]:
-    """``violation_count``, ``rule_count`` and one violation per offending call (SPEC §1.11).
+    """``violation_count``, ``rule_count`` and one violation per offending call.
 
     Each violation holds the call's ``index``, ``tool`` and ``args`` (``{}`` when none), the
     index of the first matching ``rule`` and its ``reason`` (or ``None``).

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 def calculate_required_call_recall(
     gold_calls: Sequence[ToolCall], trace_calls: Sequence[ToolCall]
 ) -> float | None:
-    """Σ min(expected count, non-failed actual count) per tool / #expected (SPEC §2.5)."""
+    """Σ min(expected count, non-failed actual count) per tool / #expected."""
     if not gold_calls:
         return None
     needed: dict[str, int] = {}

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PATTERNS", "find_secrets", "redact_secrets", "secret_spans"]
 
-#: The counted formats (SPEC §2.9); the table lives with the redaction rules in one module.
+#: The counted formats; the table lives with the redaction rules in one module.
 PATTERNS = CREDENTIAL_PATTERNS
 #: A literal every pattern above needs: strings without one are skipped at once.
 _PREFILTER = re.compile(r"PRIVATE KEY|sk-|gh[pousr]_|github_pat_|AKIA|ASIA|AIza|xox[abprs]-|_live_")
@@ -161,7 +161,7 @@ def _trace_might_hold_secrets(
 
 
 def find_secrets(trace_calls: Sequence[ToolCall]) -> dict[str, Any]:
-    """``secret_count`` and ``secrets`` (index, tool, path, kind, preview) (SPEC §2.9)."""
+    """``secret_count`` and ``secrets`` (index, tool, path, kind, preview)."""
     findings: list[dict[str, Any]] = []
     text_of = _json_text()
     if not _trace_might_hold_secrets(trace_calls, text_of):

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 def calculate_selection_accuracy(
     gold_calls: Sequence[ToolCall], trace_calls: Sequence[ToolCall]
 ) -> float:
-    """Actual calls to an expected tool / all actual calls (SPEC §2.1)."""
+    """Actual calls to an expected tool / all actual calls."""
     if not trace_calls:
         return 0.0 if gold_calls else 1.0
     if not gold_calls:

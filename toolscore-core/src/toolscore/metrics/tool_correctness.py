@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 def calculate_tool_correctness(
     gold_calls: Sequence[ToolCall], trace_calls: Sequence[ToolCall], strict_order: bool = False
 ) -> dict[str, Any]:
-    """Expected tools called / expected tools, with the sorted name lists (SPEC §2.7).
+    """Expected tools called / expected tools, with the sorted name lists.
 
     ``strict_order=True`` counts positional name matches instead (never used by evaluate).
     """

@@ -3,7 +3,7 @@
 Step ``i`` of the trace is compared with step ``i`` of the expected calls: same tool, and every
 expected argument present with an equal value (plain ``==``: no stripping, ``1 == 1.0``,
 matchers through ``__eq__``; extra actual arguments are ignored). This positional, plain
-comparison is the reference's and is kept so that its numbers stay the same (SPEC §2.8).
+comparison is kept on purpose: this metric's numbers must not drift (docs/compat.md).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def _step_matches(gold: ToolCall, trace: ToolCall) -> bool:
 def calculate_trajectory_accuracy(
     gold_calls: Sequence[ToolCall], trace_calls: Sequence[ToolCall]
 ) -> dict[str, Any]:
-    """Step match rate × path efficiency, with one detail record per step (SPEC §2.8)."""
+    """Step match rate × path efficiency, with one detail record per step."""
     if not gold_calls:
         empty = 0.0 if trace_calls else 1.0
         return {

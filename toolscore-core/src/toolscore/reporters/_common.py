@@ -78,7 +78,8 @@ def redact(text: str) -> str:
 
 
 def findings(result: EvaluationResult) -> list[tuple[str, str]]:
-    """The behaviour and safety findings of SPEC §7.0, as ``(severity, message)`` pairs."""
+    """The behaviour and safety findings (:func:`toolscore.diff.behavior_findings`), as
+    ``(severity, message)`` pairs."""
     from toolscore.diff import behavior_findings
 
     return [(str(severity), str(message)) for severity, message in behavior_findings(result)]
@@ -134,7 +135,7 @@ def required_completed(result: EvaluationResult) -> int | None:
 
 
 def summary(result: EvaluationResult) -> dict[str, Any]:
-    """The ``summary`` block of the JSON report (SPEC §7.2), in the reference's key order."""
+    """The ``summary`` block of the JSON report, in the documented key order."""
     security = result.metrics.get("security_metrics")
     secrets = security.get("secret_count", 0) if isinstance(security, Mapping) else 0
     return {
@@ -151,7 +152,7 @@ def summary(result: EvaluationResult) -> dict[str, Any]:
 
 
 def call_record(call: ToolCall) -> dict[str, Any]:
-    """One call as the JSON report lists it: the reference's keys, then error details."""
+    """One call as the JSON report lists it: the base keys, then error details."""
     record: dict[str, Any] = {
         "tool": call.tool,
         "args": None if call.args is None else dict(call.args),
@@ -172,7 +173,7 @@ def call_record(call: ToolCall) -> dict[str, Any]:
 def generated_at(*, utc: bool = False) -> datetime:
     """When the report was generated: now, or ``SOURCE_DATE_EPOCH`` for reproducible builds.
 
-    Local naive time by default (as the reference writes it); ``utc=True`` gives an aware UTC
+    Local naive time by default (the layout report readers parse); ``utc=True`` gives an aware UTC
     time for formats that want a zone.
     """
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()

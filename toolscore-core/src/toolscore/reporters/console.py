@@ -1,7 +1,7 @@
 """The terminal summary of an evaluation (rich), compact by default and detailed with ``-v``.
 
 ``toolscore eval`` prints :func:`print_evaluation_summary`; the ``console`` reporter renders the
-same view as plain text for files and tests. Layout and wording follow SPEC §7.1. Every value
+same view as plain text for files and tests; docs/reports.md shows the layout. Every value
 from data (tool names, issues, findings, tips) is redacted and its control characters are shown
 as escapes (:mod:`toolscore.terminal_text`). ``rich`` is imported only when something is printed.
 """
@@ -345,7 +345,7 @@ def _extra_tables(result: EvaluationResult) -> Iterator[Any]:
         table.add_column("Metric", style="cyan", no_wrap=True)
         table.add_column("Value", justify="right")
         table.add_row("Success Rate", _pct(as_float(side.get("success_rate"), 1.0)))
-        # SPEC §9.1 fix 9: the reference read keys that never exist and always showed 0/0.
+        # The side-effect metric's own key names; any others would always show 0/0.
         passed = int(side.get("passed_checks", 0) or 0)
         total = int(side.get("total_checks", 0) or 0)
         table.add_row("Validated", f"{passed}/{total}")

@@ -1,6 +1,6 @@
 """The CSV report: every metric as one ``Category,Metric,Value`` row, for spreadsheets.
 
-Layout (SPEC §7.3): a summary block (gold and trace call counts), an empty row, then the
+Layout: a summary block (gold and trace call counts), an empty row, then the
 flattened metrics. Nested keys form the category (``tool_correctness_metrics``,
 ``efficiency_metrics.cost_by_tool``); lists are joined with ``", "``; a float whose key ends with
 ``_accuracy`` or ``_rate`` or contains ``score`` is a percentage with two decimals, other floats

@@ -1,6 +1,6 @@
 """The JSON report: every metric and every call, as recorded, for machines.
 
-Layout (SPEC §7.2)::
+Layout::
 
     {"timestamp": <local ISO time>,
      "summary": {"gold_calls_count", "trace_calls_count", "score", "grade", "weights",

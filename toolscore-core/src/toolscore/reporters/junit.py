@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = ["JUnitReporter"]
 
-#: Tolerance of the shared threshold check (SPEC §1.5).
+#: Tolerance of the shared threshold check (:func:`toolscore.assertions.check_threshold`).
 EPSILON = 1e-9
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")

@@ -1,4 +1,4 @@
-"""The Markdown report: the GitHub job-summary format (SPEC §7.5).
+"""The Markdown report: the GitHub job-summary format.
 
 Meant for ``$GITHUB_STEP_SUMMARY``, pull-request comments and wikis. The whole document is
 passed through credential redaction, because it ends up where many people read it. A judge that

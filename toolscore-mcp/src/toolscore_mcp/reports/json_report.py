@@ -1,6 +1,6 @@
-"""The scorecard as JSON (``--report json``): the reference keys plus what we add.
+"""The scorecard as JSON (``--report json``): the base scorecard keys plus what we add.
 
-Added keys (readers of the reference layout can ignore them): ``server.protocol_version``,
+Added keys (readers of the base layout can ignore them): ``server.protocol_version``,
 ``server.capabilities``, ``server.instructions``, ``server.transport``, per tool
 ``inconclusive``, per result ``verdict``/``finding``/``argument``/``category``/``needs``/
 ``evidence``/``setup`` (``[{tool, arguments}]``)/``attempts`` (``[{arguments, detail,
@@ -35,7 +35,7 @@ def coverage_to_json(card: MCPScorecard) -> dict[str, Any]:
 
 
 def result_to_json(result: ScenarioResult) -> dict[str, Any]:
-    """One scenario result: the reference keys, then why it ended so and how it was built."""
+    """One scenario result: the base keys, then why it ended so and how it was built."""
     scenario = result.scenario
     return {
         "tool": scenario.tool,

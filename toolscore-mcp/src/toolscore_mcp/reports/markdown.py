@@ -1,6 +1,6 @@
 """The scorecard as Markdown: ``--report md`` and the GitHub Actions job summary.
 
-Besides the reference layout it says what the run could conclude: the coverage line under
+Besides the base layout it says what the run could conclude: the coverage line under
 the grade (which is marked provisional when few tools gave conclusive evidence), call latency,
 each tool's status, and - always, since a job summary has no verbose switch - every failed or
 inconclusive happy path with its category and each try. The text is redacted and control

@@ -1,6 +1,6 @@
 """The text a model reads from a server: tool descriptions, schema descriptions, instructions.
 
-Shared by the reference and poisoning rules. Findings in the instructions are reported under
+Shared by the tool-reference and poisoning rules. Findings in the instructions are reported under
 the owner name ``<instructions>``.
 """
 
