@@ -114,6 +114,12 @@ class DatasetRun(Iterator[CaseResult]):
 
             pm = get_plugin_manager()
         use_plugin_manager(self._scoring, pm)
+        if self._scoring.weights is not None:
+            # Bad weights would fail every case: refuse them once, before any work starts.
+            from toolscore.evaluation import plugin_metric_names
+            from toolscore.result import normalize_weights
+
+            normalize_weights(self._scoring.weights, plugin_metric_names(pm))
         baseline = load_baseline(str(self._baseline)) if self._baseline is not None else None
         builder = AggregateBuilder(
             worst=self._worst,
@@ -217,9 +223,6 @@ def evaluate_dataset(
     :raises InputError: the dataset is missing or of an unknown shape, or (``fail_fast``)
         :class:`BadRecordError` at the first bad record.
     """
-    from toolscore.result import normalize_weights
-
-    normalize_weights(weights)  # reject bad weights before any work starts
     if forbidden is not None:
         from toolscore.metrics.policy import validate_rules
 

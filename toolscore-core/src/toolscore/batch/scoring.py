@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -106,15 +106,20 @@ def score_case(case: Case, options: ScoringOptions, pm: ToolscorePluginManager) 
     """Score one case; raises :class:`InputError` (file, line, JSON path) for a bad record."""
     from toolscore.evaluation import evaluate
 
-    case_id, expected, actual = _calls(case, options, pm)
-    result = evaluate(
-        expected,
-        actual,
-        options.weights,
-        options.strict,
-        list(options.forbidden) if options.forbidden is not None else None,
-        plugin_manager=pm,
-    )
+    case_id, expected, actual, locate = _calls(case, options, pm)
+    try:
+        result = evaluate(
+            expected,
+            actual,
+            options.weights,
+            options.strict,
+            list(options.forbidden) if options.forbidden is not None else None,
+            plugin_manager=pm,
+        )
+    except (ValueError, TypeError) as exc:
+        if locate is not None:
+            locate()  # core's loaders name the JSON path of what evaluate() refused
+        raise InputError(str(exc), source=case.source) from None
     findings, tools = summarize(result)
     score, grade = result.score, result.grade
     line = json.dumps(
@@ -148,7 +153,16 @@ def _json_default(value: Any) -> Any:
     return repr(value)
 
 
-def _calls(case: Case, options: ScoringOptions, pm: ToolscorePluginManager) -> tuple[str, Any, Any]:
+def _calls(
+    case: Case, options: ScoringOptions, pm: ToolscorePluginManager
+) -> tuple[str, Any, Any, Callable[[], None] | None]:
+    """``(id, expected, actual, locate)`` of a case.
+
+    A record in the default format is handed to ``evaluate()`` as it is (so a batch scores
+    exactly as a loop over ``evaluate()`` would); ``locate`` then re-reads it with core's
+    loaders, only if ``evaluate()`` refuses it, to name the JSON path of the problem.
+    Files and records with a format are read with the loaders straight away.
+    """
     from toolscore.loading import load_gold_standard, load_trace
 
     if case.files is not None:
@@ -157,7 +171,7 @@ def _calls(case: Case, options: ScoringOptions, pm: ToolscorePluginManager) -> t
             raise InputError(f"no gold file {gold_file} for this trace", source=trace_file)
         expected = load_gold_standard(gold_file, plugin_manager=pm)
         actual = load_trace(trace_file, format=options.format, plugin_manager=pm)
-        return case.id or Path(trace_file).stem, expected, actual
+        return case.id or Path(trace_file).stem, expected, actual, None
     if case.text is not None:
         record, text = _decode(case), case.text
     else:
@@ -195,7 +209,7 @@ def _from_record(
     case: Case,
     options: ScoringOptions,
     pm: ToolscorePluginManager,
-) -> tuple[str, Any, Any]:
+) -> tuple[str, Any, Any, Callable[[], None] | None]:
     source = case.source
     case_id = record.get("id")
     if isinstance(case_id, bool) or not isinstance(case_id, (str, int)) or case_id == "":
@@ -206,66 +220,41 @@ def _from_record(
     for key in ("expected", "actual"):
         if key not in record:
             raise InputError(f"missing {key!r}", source=source, path=f"$.{key}")
-    expected = _expected(record["expected"], text, source, pm)
-    actual = _actual(record["actual"], record.get("format", options.format), source, pm)
-    return str(case_id), expected, actual
+    fmt = record.get("format", options.format)
+    if not isinstance(fmt, str):
+        raise InputError(
+            f"expected a format name, got {_kind(fmt)}", source=source, path="$.format"
+        )
+    expected_value, actual_value = record["expected"], record["actual"]
+    if fmt == "auto":
+
+        def locate() -> None:
+            _expected(expected_value, text, source, pm)
+            _actual(actual_value, fmt, source, pm)
+
+        return str(case_id), expected_value, actual_value, locate
+    expected = _expected(expected_value, text, source, pm)
+    actual = _actual(actual_value, fmt, source, pm)
+    return str(case_id), expected, actual, None
 
 
 def _expected(value: Any, text: str | None, source: str, pm: ToolscorePluginManager) -> Any:
     from toolscore.loading import _gold_calls
 
     probe = text if text is not None else json.dumps(value, default=repr)
-    if '"$' not in probe and _plain_calls(value):
-        # Plain {"tool", "args"} items hold no matcher forms: build them as evaluate() does,
-        # without the gold schema pass (a third of a small case's cost).
-        from toolscore.model import calls_from_dicts
-
-        return calls_from_dicts(value)
     try:
         return _gold_calls(value, probe, source, pm)
     except InputError as exc:
         raise _under(exc, "$.expected", source) from None
 
 
-def _actual(value: Any, fmt: Any, source: str, pm: ToolscorePluginManager) -> Any:
+def _actual(value: Any, fmt: str, source: str, pm: ToolscorePluginManager) -> Any:
     from toolscore.loading import extract_calls
 
-    if not isinstance(fmt, str):
-        raise InputError(
-            f"expected a format name, got {_kind(fmt)}", source=source, path="$.format"
-        )
-    if fmt == "auto" and _is_call_list(value):
-        # What evaluate() does with a call list (format detection would be most of the cost
-        # of a small case). A malformed list falls through to the extractor for a located error.
-        from toolscore.model import calls_from_dicts
-
-        try:
-            return calls_from_dicts(value)
-        except (ValueError, TypeError):
-            pass
     try:
         return extract_calls(value, fmt, plugin_manager=pm, source=source)
     except InputError as exc:
         raise _under(exc, "$.actual", source) from None
-
-
-def _plain_calls(value: Any) -> bool:
-    """A list of ``{"tool": non-empty str, "args"?: dict}`` with no other key."""
-    return isinstance(value, list) and all(
-        isinstance(item, dict)
-        and isinstance(item.get("tool"), str)
-        and item["tool"].strip() != ""
-        and isinstance(item.get("args", {}), dict)
-        and item.keys() <= {"tool", "args"}
-        for item in value
-    )
-
-
-def _is_call_list(value: Any) -> bool:
-    """``[]`` or a list of ``{"tool": ...}`` dicts: the shape ``evaluate()`` takes as is."""
-    return isinstance(value, list) and (
-        not value or (isinstance(value[0], dict) and "tool" in value[0])
-    )
 
 
 def _under(exc: InputError, prefix: str, source: str) -> InputError:
@@ -274,8 +263,3 @@ def _under(exc: InputError, prefix: str, source: str) -> InputError:
     if path.startswith("$"):
         path = prefix + path[1:]
     return InputError(exc.detail, source=source, path=path)
-
-
-def scored_ids(results: Sequence[CaseResult | CaseError]) -> list[str]:
-    """Ids of the scored cases of a batch (for tests and tools)."""
-    return [r.id for r in results if isinstance(r, CaseResult)]
