@@ -55,14 +55,14 @@ def collect_value_providers(pm: Any) -> tuple[list[ValueProviderSpec], list[str]
 
 def _validator(schema: Mapping[str, Any]) -> Any:
     from jsonschema.validators import validator_for
+    from toolscore.bounded_schema import bounded_validator_class
 
-    from toolscore_mcp.bounded_schema import bounded_validator_class
     from toolscore_mcp.rules.validity import schema_problem
 
     if schema_problem(dict(schema)) is not None:
         return None
     try:
-        cls = bounded_validator_class(validator_for(schema))
+        cls = bounded_validator_class(validator_for(schema), report_invalid_patterns=False)
         return cls(schema, format_checker=cls.FORMAT_CHECKER)
     except Exception:
         return None

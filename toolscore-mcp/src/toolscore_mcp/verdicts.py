@@ -129,15 +129,17 @@ def _output_problem(tool: MCPToolDef, result: MCPToolResult) -> str | None:
         return "declares an outputSchema but returned no structuredContent"
     from jsonschema import exceptions as schema_errors
     from jsonschema.validators import validator_for
+    from toolscore.bounded_schema import bounded_validator_class
 
-    from toolscore_mcp.bounded_schema import bounded_validator_class
     from toolscore_mcp.rules.validity import schema_problem
 
     problem = schema_problem(schema)
     if problem is not None:
         return f"declares an outputSchema that cannot be checked: {excerpt(problem)}"
     try:
-        validator_cls = bounded_validator_class(validator_for(schema))
+        validator_cls = bounded_validator_class(
+            validator_for(schema), report_invalid_patterns=False
+        )
         error = schema_errors.best_match(validator_cls(schema).iter_errors(result.structured))
     except Exception as exc:
         return f"declares an outputSchema that cannot be checked: {excerpt(str(exc))}"
@@ -151,14 +153,15 @@ def _input_schema_error(tool: MCPToolDef, arguments: Mapping[str, Any]) -> tuple
     """(argument, message) when our own arguments break the tool's input schema."""
     from jsonschema import exceptions as schema_errors
     from jsonschema.validators import validator_for
-
-    from toolscore_mcp.bounded_schema import bounded_validator_class
+    from toolscore.bounded_schema import bounded_validator_class
 
     schema = tool.input_schema
     if not schema:
         return None
     try:
-        validator_cls = bounded_validator_class(validator_for(schema))
+        validator_cls = bounded_validator_class(
+            validator_for(schema), report_invalid_patterns=False
+        )
         error = schema_errors.best_match(validator_cls(schema).iter_errors(dict(arguments)))
     except Exception:
         return None

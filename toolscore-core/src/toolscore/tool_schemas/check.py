@@ -57,7 +57,7 @@ def check_calls(
     """
     from jsonschema.exceptions import SchemaError
 
-    from toolscore.tool_schemas.bounded import validator_for_schema
+    from toolscore.bounded_schema import validator_for_schema
 
     validators: dict[str, Any] = {}
     invalid_schemas: dict[str, str] = {}
