@@ -17,7 +17,6 @@ it across runs (SARIF ``partialFingerprints``).
 from __future__ import annotations
 
 import difflib
-import hashlib
 from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
@@ -51,6 +50,8 @@ class SurfaceChange:
 
     @property
     def fingerprint(self) -> str:
+        import hashlib  # only diffs need it, and it costs milliseconds to import
+
         key = "\0".join((self.tool, self.code, self.path))
         return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
 

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import urllib.error
-import urllib.request
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -61,6 +59,10 @@ class HttpAnswer:
 def _exchange(
     url: str, method: str, payload: Any, headers: Mapping[str, str], timeout: float
 ) -> HttpAnswer:
+    # Imported here: only runs against HTTP servers use it, and it costs ~10 ms to import.
+    import urllib.error
+    import urllib.request
+
     data = json.dumps(payload).encode() if payload is not None else None
     request = urllib.request.Request(url, data=data, method=method)
     request.add_header("Content-Type", "application/json")
