@@ -197,12 +197,31 @@ def _gold_calls(
     validate_document(data, "gold", source=name)
     items: list[Mapping[str, Any]] = data if isinstance(data, list) else data["calls"]
     prefix = "$" if isinstance(data, list) else "$.calls"
+    _no_steps(items, name, prefix)
     registry = plugin_manager.get_matchers() if plugin_manager is not None else None
     operators = _may_hold_operators(text)
     return [
         _gold_call(item, registry, operators, source=name, path=f"{prefix}[{index}]")
         for index, item in enumerate(items)
     ]
+
+
+def _no_steps(items: list[Mapping[str, Any]], name: str, prefix: str) -> None:
+    """Refuse the steps the gold schema allows but a flat call list cannot hold.
+
+    ``optional``/``repeat``/``any_order``/``one_of`` stand for several possible call lists,
+    so they are scored by ``evaluate_trace()`` (which picks the best one), never read here.
+    """
+    from toolscore.expectations.parse import STRUCTURE_KEYS
+
+    for index, item in enumerate(items):
+        if "tool" not in item and STRUCTURE_KEYS & set(item):
+            raise InputError(
+                "a gold step (optional, repeat, any_order, one_of) is not a single call; "
+                "evaluate_trace() or toolscore eval scores it",
+                source=name,
+                path=f"{prefix}[{index}]",
+            )
 
 
 def _gold_args(

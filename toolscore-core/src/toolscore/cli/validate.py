@@ -1,13 +1,18 @@
-"""``toolscore validate TRACE_FILE``: can this trace be read, as what, and how many calls?
+"""``toolscore validate FILE``: can this trace (or gold file) be read, as what, and how many calls?
+
+A gold file with steps (``optional``, ``repeat``, ``any_order``, ``one_of``) or turns is
+checked by the same parser that scores it (:mod:`toolscore.expectations.document`); a flat
+gold call list reads as a canonical trace, as it always did.
 
 Exit codes: 0 when the file reads (a non-empty file with no calls is a warning), 1 when it
-does not: a malformed item (named by its JSON path, or its line in JSON Lines), or a forced
-``--format`` that reads no calls from a file another format reads calls from.
+does not: a malformed item or step (named by its JSON path, or its line in JSON Lines), or a
+forced ``--format`` that reads no calls from a file another format reads calls from.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -56,7 +61,7 @@ def _cut(text: str) -> str:
 )
 @click.pass_context
 def command(ctx: click.Context, trace_file: Path, trace_format: str) -> None:
-    """Validate trace file format.
+    """Validate a trace file, or a gold file with steps or turns.
 
     Reads TRACE_FILE (JSON, or JSON Lines: one JSON value per line) as --format, or as the
     format detected, and prints the number of tool calls. Exit code 0 when it reads (a
@@ -64,6 +69,10 @@ def command(ctx: click.Context, trace_file: Path, trace_format: str) -> None:
     error names the line), a malformed item (named by its JSON path, e.g.
     $.messages[3].content[1].name), or a forced --format that reads no calls from a file that
     another format reads calls from.
+
+    A gold file that has "turns", or whose calls hold optional, repeat, any_order or one_of
+    steps, is checked as a gold file instead (each mistake named by its JSON path, e.g.
+    $.calls[1].max) and its turns and steps are counted.
     """
     from rich.panel import Panel
     from rich.text import Text
@@ -77,6 +86,14 @@ def command(ctx: click.Context, trace_file: Path, trace_format: str) -> None:
     pm = plugin_manager_for(ctx)
     try:
         data, item_lines = read_document(trace_file, what="Trace file")  # parsed once, held once
+    except Exception as exc:
+        fail(printable(f"Invalid trace file: {exc}"), ExitCode.ERROR)
+    from toolscore.expectations.document import is_step_gold
+
+    if trace_format == "auto" and item_lines is None and is_step_gold(data):
+        _validate_gold(data, trace_file, pm)
+        return
+    try:
         detected = trace_format
         if trace_format == "auto":
             detected = pm.detect_format(data) or "unknown"
@@ -105,3 +122,27 @@ def command(ctx: click.Context, trace_file: Path, trace_format: str) -> None:
         console.print(printable(shown(line, one_line=True)), markup=False)
     for line in warnings:
         console.print(printable(shown(line, one_line=True)), style="yellow", markup=False)
+
+
+def _validate_gold(data: object, gold_file: Path, pm: Any) -> None:
+    """Check a gold file with steps or turns by the parser that scores it; print its shape."""
+    from rich.panel import Panel
+    from rich.text import Text
+
+    from toolscore.cli.output import stdout_console
+    from toolscore.expectations.document import parse_gold_document
+    from toolscore.terminal_text import shown
+
+    try:
+        document = parse_gold_document(data, source=str(gold_file), plugin_manager=pm)
+    except Exception as exc:
+        fail(printable(f"Invalid gold file: {exc}"), ExitCode.ERROR)
+    console = stdout_console()
+    body = Text()
+    body.append("OK", style="bold green")
+    body.append(printable(f" Valid gold file: {shown(gold_file, one_line=True)}"))
+    console.print(Panel(body, border_style="green", expand=False))
+    if document.turns:
+        console.print(f"Turns: {len(document.parts)}", markup=False)
+    steps = [len(part.steps) for part in document.parts]
+    console.print(f"Steps: {' + '.join(map(str, steps)) if steps else 0}", markup=False)
