@@ -68,7 +68,8 @@ class TurnsResult:
         return [fix_list(turn) for turn in self.turns]
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form: the combined score, and per turn its score, grade and fixes."""
+        """The JSON form: the combined score, and per turn its score, grade, fixes and the
+        number of calls that matched a forbidden rule."""
         return {
             "score": self.score,
             "grade": self.grade,
@@ -81,6 +82,7 @@ class TurnsResult:
                     "expected": [c.tool for c in turn.gold_calls],
                     "actual": [c.tool for c in turn.trace_calls],
                     "fixes": [f"{fix.problem}: {fix.fix}" for fix in fixes],
+                    "policy_violations": len(turn.policy_violations),
                 }
                 for number, (turn, fixes) in enumerate(zip(self.turns, self.fixes()), start=1)
             ],
@@ -122,20 +124,31 @@ def _messages(conversation: Any) -> tuple[list[Any], str | None]:
 
 
 def split_turns(
-    conversation: Any, *, plugin_manager: ToolscorePluginManager | None = None
+    conversation: Any,
+    *,
+    plugin_manager: ToolscorePluginManager | None = None,
+    format: str = "auto",
 ) -> list[list[ToolCall]]:
-    """The calls of each user turn, in order (see the module docstring)."""
+    """The calls of each user turn, in order (see the module docstring).
+
+    :param format: ``"auto"`` (detected), or the extractor to read every turn with, for a
+        conversation detection gets wrong or cannot settle (``toolscore eval --format``).
+    """
     from toolscore.extraction import calls_from_payload, calls_with, is_call_list
     from toolscore.model import calls_from_dicts
     from toolscore.plugins import manager_or_default
 
     if (
-        isinstance(conversation, list)
+        format == "auto"
+        and isinstance(conversation, list)
         and conversation
         and all(is_call_list(turn) for turn in conversation)
     ):
         return [calls_from_dicts(turn) for turn in conversation]
-    calls = calls_from_payload(conversation, plugin_manager=plugin_manager)
+    if format == "auto":
+        calls = calls_from_payload(conversation, plugin_manager=plugin_manager)
+    else:
+        calls = calls_with(format, conversation, plugin_manager=plugin_manager)
     indexes = [c.metadata.get("turn") for c in calls]
     if calls and all(isinstance(i, int) and not isinstance(i, bool) for i in indexes):
         by_turn: dict[int, list[ToolCall]] = {}
@@ -144,7 +157,7 @@ def split_turns(
         return [by_turn.get(i, []) for i in range(min(by_turn), max(by_turn) + 1)]
     messages, key = _messages(conversation)
     pm = manager_or_default(plugin_manager)
-    chosen = pm.detect_format(conversation)
+    chosen = pm.detect_format(conversation) if format == "auto" else format
     if chosen is None:  # calls_from_payload succeeded, so the detection above cannot fail
         raise TypeError("the conversation's format could not be detected")
     segments: list[list[Any]] = [[]]
@@ -167,6 +180,7 @@ def evaluate_turns(
     conversation: Any,
     *,
     plugin_manager: ToolscorePluginManager | None = None,
+    format: str = "auto",
     **options: Any,
 ) -> TurnsResult:
     """Score each turn of ``conversation`` against its expectations; the total is the mean.
@@ -175,6 +189,7 @@ def evaluate_turns(
         docs/matching.md: ``optional``, ``repeat``, ``any_order``, ``one_of``), or a gold
         document ``{"turns": [[...], [...]]}``.
     :param conversation: see :func:`split_turns`.
+    :param format: as in :func:`split_turns`.
     :param options: passed to :func:`toolscore.evaluate` for every turn (``weights``,
         ``strict``, ``match``, ``tools``, ...).
     """
@@ -184,7 +199,7 @@ def evaluate_turns(
         expected_turns = expected_turns.get("turns")  # type: ignore[assignment]
     if not isinstance(expected_turns, list) or not all(isinstance(t, list) for t in expected_turns):
         raise TypeError("expected_turns must be a list of per-turn expected call lists")
-    actual_turns = split_turns(conversation, plugin_manager=plugin_manager)
+    actual_turns = split_turns(conversation, plugin_manager=plugin_manager, format=format)
     count = max(len(expected_turns), len(actual_turns))
     results = []
     for index in range(count):

@@ -211,14 +211,30 @@ def command(
             )
         sys.exit(code)
     trace_file = trace_files[0]
-    if _turn_by_turn(pm, gold_file, trace_file, output, dict(weights) or None, console, verbose):
-        return
     extra_reports: dict[str, Path] = {
         name: path
         for (name, _), path in zip(_REPORT_OPTIONS, (html, csv, markdown, junit))
         if path is not None
     }
     extra_reports.update((name, Path(path)) for name, path in reports)
+    turns_result = _turn_by_turn(
+        pm,
+        gold_file,
+        trace_file,
+        unsupported=bool(extra_reports) or llm_judge or save_baseline is not None,
+        verbose=verbose,
+        console=console,
+        trace_format=trace_format,
+        output=output,
+        weights=dict(weights) or None,
+        options=dict(metric_options),
+        match=match,
+        tools_file=tools_file,
+        forbidden_file=forbidden,
+    )
+    if turns_result is not None:
+        _turn_gates(turns_result, fail_on_violations, fail_under)
+        return
     eval_errors = (
         (FileNotFoundError, "File not found: "),
         (MissingPluginError, ""),
@@ -279,22 +295,38 @@ def _turn_by_turn(
     pm: Any,
     gold_file: Path,
     trace_file: Path,
-    output: Path,
-    weights: dict[str, float] | None,
-    console: Any,
+    *,
+    unsupported: bool,
     verbose: bool,
-) -> bool:
-    """A gold file with ``turns``: score the conversation turn by turn (cli/turns.py)."""
-    from toolscore.cli.turns import evaluate_turn_files, turns_in_gold
+    console: Any,
+    **evaluation: Any,
+) -> Any:
+    """A gold file with ``turns``: score the conversation turn by turn (cli/turns.py).
+
+    Returns the :class:`~toolscore.turns.TurnsResult`, or ``None`` for a gold file without
+    turns. An option that renders one evaluation (``unsupported``) is a usage error (exit 2).
+    """
+    from toolscore.cli.turns import UNSUPPORTED, evaluate_turn_files, turns_in_gold
 
     errors = ((FileNotFoundError, "File not found: "), (ValueError, "Invalid data: "))
     with handled_errors(verbose, "Unexpected error: ", expected=errors):
-        turns = turns_in_gold(gold_file)
-        if turns is None:
-            return False
-        evaluate_turn_files(pm, turns, trace_file, output=output, weights=weights, console=console)
-    console.print(f"> JSON report: {output}", markup=False)
-    return True
+        gold = turns_in_gold(gold_file)
+    if gold is None:
+        return None
+    if unsupported:
+        fail(UNSUPPORTED, ExitCode.USAGE)
+    with handled_errors(verbose, "Unexpected error: ", expected=errors):
+        result = evaluate_turn_files(pm, gold, gold_file, trace_file, console=console, **evaluation)
+    console.print(f"> JSON report: {evaluation['output']}", markup=False)
+    return result
+
+
+def _turn_gates(result: Any, fail_on_violations: bool, fail_under: Threshold | None) -> None:
+    """The gates of :func:`_gates` on a conversation: violations in any turn, and the
+    combined (mean) score and its grade."""
+    from toolscore.cli.turns import violation_count
+
+    _gate(violation_count(result), result.score, result.grade, fail_on_violations, fail_under)
 
 
 def _label(name: str) -> str:
@@ -364,13 +396,23 @@ def _print_summary(result: Any, console: Any, verbose: bool) -> None:
 
 
 def _gates(result: Any, fail_on_violations: bool, fail_under: Threshold | None) -> None:
-    if fail_on_violations:
-        secrets = result.metrics.get("security_metrics", {}).get("secret_count", 0)
-        count = len(result.policy_violations) + int(secrets)
-        if count > 0:
-            fail(f"{count} forbidden call(s) or credential(s) found (--fail-on-violations)")
+    secrets = result.metrics.get("security_metrics", {}).get("secret_count", 0)
+    count = len(result.policy_violations) + int(secrets)
+    _gate(count, result.score, result.grade, fail_on_violations, fail_under)
+
+
+def _gate(
+    violations: int,
+    score: float,
+    grade: str,
+    fail_on_violations: bool,
+    fail_under: Threshold | None,
+) -> None:
+    """Exit 1 for ``--fail-on-violations`` with violations, or a score below ``--fail-under``."""
+    if fail_on_violations and violations > 0:
+        fail(f"{violations} forbidden call(s) or credential(s) found (--fail-on-violations)")
     if fail_under is not None:
-        message = fail_under.failed_by(result.score, result.grade)
+        message = fail_under.failed_by(score, grade)
         if message is not None:
             click.echo(message, err=True)
             sys.exit(int(ExitCode.ERROR))
