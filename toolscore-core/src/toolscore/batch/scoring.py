@@ -20,6 +20,7 @@ import attrs
 from toolscore.batch.findings import summarize
 from toolscore.batch.records import Case, CaseError, CaseResult
 from toolscore.errors import InputError, MissingPluginError
+from toolscore.result import letter_grade
 
 if TYPE_CHECKING:
     from toolscore.plugins.manager import ToolscorePluginManager
@@ -121,7 +122,8 @@ def score_case(case: Case, options: ScoringOptions, pm: ToolscorePluginManager) 
             locate()  # core's loaders name the JSON path of what evaluate() refused
         raise InputError(str(exc), source=case.source) from None
     findings, tools = summarize(result)
-    score, grade = result.score, result.grade
+    score = result.score
+    grade = letter_grade(score)  # result.grade would compute the score again
     line = json.dumps(
         {
             "id": case_id,
