@@ -15,7 +15,13 @@ from pathlib import Path
 
 import click
 
-from toolscore.cli.options import Threshold, ThresholdType, WeightType, trace_format_option
+from toolscore.cli.options import (
+    Threshold,
+    fail_under_option,
+    forbidden_option,
+    trace_format_option,
+    weights_option,
+)
 from toolscore.cli.output import ExitCode, handled_errors
 
 
@@ -84,24 +90,9 @@ from toolscore.cli.output import ExitCode, handled_errors
 @click.option(
     "--worst", type=click.IntRange(min=0), default=10, show_default=True, help="Worst cases listed."
 )
-@click.option(
-    "--forbidden",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="JSON file of forbidden-call rules.",
-)
-@click.option(
-    "--weight",
-    "weights",
-    type=WeightType(),
-    multiple=True,
-    help="Override a score weight, e.g. --weight argument_f1=0.5 (repeatable).",
-)
-@click.option(
-    "--fail-under",
-    type=ThresholdType(),
-    default=None,
-    help="Exit 1 when the mean score (0.85 or 85%) or its grade (A-F) is below this.",
-)
+@forbidden_option
+@weights_option
+@fail_under_option("Exit 1 when the mean score (0.85 or 85%) or its grade (A-F) is below this.")
 @click.option("-v", "--verbose", is_flag=True, help="Tracebacks on unexpected errors.")
 @click.pass_context
 def command(

@@ -14,12 +14,13 @@ import click
 
 from toolscore.cli.options import (
     Threshold,
-    ThresholdType,
-    WeightType,
     check_weights,
+    fail_under_option,
+    forbidden_option,
     metric_option,
     report_option,
     trace_format_option,
+    weights_option,
 )
 from toolscore.cli.output import ExitCode, fail, handled_errors
 from toolscore.errors import MissingPluginError
@@ -116,30 +117,15 @@ _REPORT_OPTIONS = (
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write a baseline file.",
 )
-@click.option(
-    "--forbidden",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="JSON file of forbidden-call rules.",
-)
-@click.option(
-    "--weight",
-    "weights",
-    type=WeightType(),
-    multiple=True,
-    help="Override a score weight, e.g. --weight argument_f1=0.5 (repeatable).",
-)
+@forbidden_option
+@weights_option
 @metric_option
 @click.option(
     "--fail-on-violations",
     is_flag=True,
     help="Exit 1 when forbidden calls or credentials are found.",
 )
-@click.option(
-    "--fail-under",
-    type=ThresholdType(),
-    default=None,
-    help="Exit 1 when the score (0.85 or 85%) or grade (A-F) is below this.",
-)
+@fail_under_option("Exit 1 when the score (0.85 or 85%) or grade (A-F) is below this.")
 @click.option(
     "-v", "--verbose", is_flag=True, help="Detailed metrics; tracebacks on unexpected errors."
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -219,3 +220,24 @@ class ThresholdType(click.ParamType):  # type: ignore[type-arg]
                 ctx,
             )
         return Threshold(score=score)
+
+
+#: ``--forbidden FILE``: the forbidden-call rules, for every command that scores a gold file.
+forbidden_option = click.option(
+    "--forbidden",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="JSON file of forbidden-call rules.",
+)
+#: ``--weight KEY=VALUE`` (repeatable), checked against the installed metrics by the command.
+weights_option = click.option(
+    "--weight",
+    "weights",
+    type=WeightType(),
+    multiple=True,
+    help="Override a score weight, e.g. --weight argument_f1=0.5 (repeatable).",
+)
+
+
+def fail_under_option(help_text: str) -> Callable[[FC], FC]:
+    """``--fail-under SCORE|GRADE``; ``help_text`` says which score it gates."""
+    return click.option("--fail-under", type=ThresholdType(), default=None, help=help_text)
