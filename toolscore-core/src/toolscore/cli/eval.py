@@ -54,7 +54,7 @@ _REPORT_OPTIONS = (
     "match_mode",
     type=click.Choice(["strict", "unordered", "subset", "superset"]),
     default=None,
-    help="Matching mode (docs/matching.md); default: the gold file's, else the reference's.",
+    help="Matching mode (docs/matching.md); default: the gold file's, else plain scoring.",
 )
 @click.option(
     "--args",
