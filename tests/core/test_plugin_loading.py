@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import pytest
 import toolscore
@@ -162,6 +164,47 @@ def test_builtins_register_through_the_same_path() -> None:
     assert all(r.status == "builtin" and r.distribution == "toolscore-core" for r in records)
     owners = {name for r in records for name in r.provides.get("metrics", ())}
     assert {"selection_accuracy", "argument_metrics", "sequence_metrics"} <= owners
+
+
+def test_each_lazily_registered_builtin_implements_exactly_its_listed_hook() -> None:
+    import importlib
+
+    from toolscore.plugins import DEFAULT_PLUGINS
+    from toolscore.plugins.lazy_builtins import LAZY_BUILTIN_HOOKS
+
+    assert set(LAZY_BUILTIN_HOOKS) <= set(DEFAULT_PLUGINS)
+    pm = ToolscorePluginManager()
+    for module_name, hook_name in LAZY_BUILTIN_HOOKS.items():
+        module = importlib.import_module(module_name)
+        implemented = {
+            name for name in dir(module) if pm.parse_hookimpl_opts(module, name) is not None
+        }
+        assert implemented == {hook_name}, module_name
+        assert pm.parse_hookimpl_opts(module, hook_name) == {
+            "wrapper": False,
+            "hookwrapper": False,
+            "optionalhook": False,
+            "tryfirst": False,
+            "trylast": False,
+            "specname": None,
+        }, f"{module_name}'s hook has options its stand-in would lose"
+
+
+def test_builtins_are_imported_only_when_their_hook_is_called() -> None:
+    code = (
+        "import sys\n"
+        "from toolscore.plugins import create_plugin_manager\n"
+        "pm = create_plugin_manager(load_entrypoints=False)\n"
+        "before = 'toolscore.metrics.security' in sys.modules\n"
+        "records = {r.name: r for r in pm.records()}\n"
+        "record = records['toolscore.metrics.security']\n"
+        "assert record.location.endswith('security.py'), record.location\n"
+        "assert record.hooks == ('toolscore_register_metrics',), record.hooks\n"
+        "assert 'security_metrics' in pm.get_metrics()\n"
+        "print(before, 'toolscore.metrics.security' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]
 
 
 def test_disabling_a_builtin_metric_removes_it_but_essentials_stay() -> None:

@@ -12,7 +12,6 @@ rest of the run. Core's own built-ins are not isolated: their errors are real er
 
 from __future__ import annotations
 
-import importlib
 import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -27,6 +26,7 @@ from pluggy import HookImpl
 from toolscore import hookspecs
 from toolscore._markers import PROJECT_NAME
 from toolscore.errors import PluginConflictError, PluginLoadError
+from toolscore.plugins.lazy_builtins import builtin_plugin
 from toolscore.plugins.loading import (
     BrokenDistribution,
     PluginEntryPoint,
@@ -81,17 +81,18 @@ class ToolscorePluginManager(pluggy.PluginManager):
     # -- loading -----------------------------------------------------------------------------
 
     def register_builtin(self, module_name: str) -> None:
-        """Register one of core's own plugin modules (same path as any plugin)."""
-        module = importlib.import_module(module_name)
-        self.register(module, name=module_name)
+        """Register one of core's own plugin modules (same path as any plugin); most are
+        stand-ins that import the module on first use (:mod:`toolscore.plugins.lazy_builtins`)."""
+        plugin, location = builtin_plugin(module_name)
+        self.register(plugin, name=module_name)
         self._records[module_name] = PluginRecord(
             name=module_name,
             distribution=CORE_DISTRIBUTION,
             version=_core_version(),
             status="builtin",
             entry_point=module_name,
-            location=getattr(module, "__file__", "") or "",
-            hooks=self._hook_names(module),
+            location=location,
+            hooks=self._hook_names(plugin),
         )
 
     def load_entry_points(

@@ -1,0 +1,41 @@
+"""The ``toolscore`` console script: process settings for one short command, then the CLI.
+
+Why a module of its own: the script's entry point is the first thing imported, so what is set
+here applies to every import the command makes. ``toolscore.cli`` stays the click group that
+tests and embedders call (``CliRunner().invoke(cli, ...)``), with no effect on their process.
+
+A command imports a few hundred modules and keeps nearly everything it allocates until it
+exits, so the cyclic garbage collector has little to find and much to walk:
+
+* its first generation runs every 50,000 allocations instead of CPython's 700 (at most a few
+  MB more before a collection runs);
+* at exit the survivors are frozen, so the interpreter's last collection skips them rather
+  than walking every module's objects a final time. The memory is the operating system's to
+  take back a moment later.
+
+Together these take 20-40 ms off ``toolscore demo`` (about a tenth; measured with
+``benchmarks/bench_mcp.py``).
+"""
+
+from __future__ import annotations
+
+import gc
+
+#: The first generation's threshold during a command (CPython's default is 700).
+FIRST_GENERATION_THRESHOLD = 50_000
+
+
+def main() -> None:
+    """Run the ``toolscore`` command line as the console script does."""
+    _, older, oldest = gc.get_threshold()
+    gc.set_threshold(FIRST_GENERATION_THRESHOLD, older, oldest)
+    try:
+        from toolscore.cli import main as cli
+
+        cli()
+    finally:
+        gc.freeze()
+
+
+if __name__ == "__main__":
+    main()

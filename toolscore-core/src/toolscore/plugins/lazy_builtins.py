@@ -1,0 +1,93 @@
+"""Core's built-in plugins registered without importing them: stand-ins that import on use.
+
+Why: every command builds a plugin manager, and importing all of core's metric, reporter,
+matcher and executor modules costs about 20 ms (a tenth of ``toolscore demo``) that
+``toolscore mcp test``, ``demo`` and ``--help`` never use. Each of those modules implements one
+hook, a ``toolscore_register_<kind>()`` that takes no arguments, so a stand-in with that one
+hook registers in the module's place. Its first call imports the module and answers with the
+module's own implementation.
+
+Everything else is as if the module itself were registered: the same name, at the same place
+in the registration order (so pluggy's calling order and registry precedence do not change),
+``--disable-plugin`` and ``toolscore plugins list`` (which names the module's file). A test
+checks :data:`LAZY_BUILTIN_HOOKS` against the modules, so the table cannot drift from them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable
+from typing import Any
+
+from toolscore._markers import hookimpl
+
+#: Built-in plugin module -> the one argument-free hook it implements.
+LAZY_BUILTIN_HOOKS: dict[str, str] = {
+    "toolscore.builtin.canonical": "toolscore_register_extractors",
+    "toolscore.builtin.capture_format": "toolscore_register_extractors",
+    "toolscore.builtin.matchers": "toolscore_register_matchers",
+    **{
+        f"toolscore.metrics.{name}": "toolscore_register_metrics"
+        for name in (
+            "invocation",
+            "selection",
+            "tool_correctness",
+            "sequence",
+            "trajectory",
+            "arguments",
+            "efficiency",
+            "required_calls",
+            "security",
+            "policy",
+            "trace_extras",
+        )
+    },
+    **{
+        f"toolscore.reporters.{name}": "toolscore_register_reporters"
+        for name in ("console", "json", "markdown", "html", "csv", "junit")
+    },
+    "toolscore.batch.local": "toolscore_register_executors",
+}
+
+
+class LazyBuiltin:
+    """Stands for the built-in module ``module_name``, whose only hook is ``hook_name``."""
+
+    def __init__(self, module_name: str, hook_name: str) -> None:
+        self.module_name = module_name
+        self.hook_name = hook_name
+        setattr(self, hook_name, self._forwarding_hook())
+
+    def _forwarding_hook(self) -> Callable[[], Any]:
+        module_name, hook_name = self.module_name, self.hook_name
+
+        def forward() -> Any:
+            module = importlib.import_module(module_name)
+            return getattr(module, hook_name)()
+
+        forward.__name__ = forward.__qualname__ = hook_name
+        forward.__module__ = module_name
+        return hookimpl(forward)
+
+    @property
+    def location(self) -> str:
+        """The module's file, found without running it."""
+        spec = importlib.util.find_spec(self.module_name)
+        return (spec.origin if spec is not None else None) or ""
+
+    def __repr__(self) -> str:
+        return f"<LazyBuiltin {self.module_name} ({self.hook_name})>"
+
+
+def builtin_plugin(module_name: str) -> tuple[object, str]:
+    """The object to register for core's plugin ``module_name``, and the file it lives in."""
+    hook_name = LAZY_BUILTIN_HOOKS.get(module_name)
+    if hook_name is not None:
+        stand_in = LazyBuiltin(module_name, hook_name)
+        return stand_in, stand_in.location
+    module = importlib.import_module(module_name)
+    return module, getattr(module, "__file__", "") or ""
+
+
+__all__ = ["LAZY_BUILTIN_HOOKS", "LazyBuiltin", "builtin_plugin"]
