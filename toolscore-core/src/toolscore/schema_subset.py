@@ -90,10 +90,11 @@ def schema_is_valid(schema: Any) -> bool | None:
 
 
 def instance_is_valid(schema: Any, instance: Any) -> bool | None:
-    """Whether ``instance`` is valid against ``schema`` (assumed valid, as jsonschema assumes);
-    ``None`` when the schema leaves the subset."""
+    """Whether ``instance`` is valid against ``schema``; ``None`` when the schema leaves the
+    subset or is itself invalid (what jsonschema does with an invalid schema is its own)."""
+    if schema_is_valid(schema) is not True:
+        return None
     try:
-        _check_root(schema)
         return _valid(schema, instance, 0)
     except _Unknown:
         return None

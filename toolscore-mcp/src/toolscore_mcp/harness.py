@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import attrs
+from toolscore.schema_subset import schema_is_valid
 
 from toolscore_mcp.campaign import Campaign
 from toolscore_mcp.client import (
@@ -183,6 +184,18 @@ def _extra_scenarios(tools: Sequence[MCPToolDef], pm: Any) -> list[Scenario]:
     return extra
 
 
+def _import_jsonschema_if_needed(tools: list[MCPToolDef]) -> None:
+    """Import jsonschema now if a tool's schema is beyond :mod:`toolscore.schema_subset`.
+
+    Verdicts validate against schemas; importing jsonschema (about 50 ms) in the middle of
+    the run would stall the event loop and inflate the latencies of calls in flight. Plain
+    schemas never need it.
+    """
+    schemas = [s for tool in tools for s in (tool.input_schema, tool.output_schema) if s]
+    if any(schema_is_valid(schema) is not True for schema in schemas):
+        import jsonschema.validators  # noqa: F401
+
+
 async def grade_server(
     target: ServerTarget, options: TestOptions | None = None, *, pm: Any = None
 ) -> MCPScorecard:
@@ -212,16 +225,13 @@ async def grade_server(
         connection = _connection(target, options.timeout, options.startup_timeout, options.client)
         return await connection.__aenter__()
 
-    # Verdicts validate against schemas; importing jsonschema now keeps that import from
-    # stalling the event loop (and inflating latencies) in the middle of the run.
-    import jsonschema.validators  # noqa: F401
-
     server = ServerHandle(opener)
     skipped: list[tuple[str, str]] = []
     try:
         first = await server.get()
         details = first.details
         tools = await first.list_tools()
+        _import_jsonschema_if_needed(tools)
         listing_problems = list(first.listing_problems)
         discovered, notes = (
             await discover_values(first, tools, options.timeout)

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
+from toolscore.schema_subset import instance_is_valid, schema_is_valid
 
 from toolscore_mcp.model import MCPToolDef, SetupCall
 from toolscore_mcp.providers import Candidate, Parameter, SynthesisContext, ValueProviderSpec
@@ -68,6 +69,10 @@ def _validator(schema: Mapping[str, Any]) -> Any:
         return None
 
 
+#: The validator slot before its first use.
+_UNBUILT: Any = object()
+
+
 def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
@@ -97,8 +102,22 @@ class ToolSynthesizer:
             if r in self.properties
         ]
         self.role = tool_role(tool)
-        self.validator = _validator(schema) if schema else None
+        self.schema: Mapping[str, Any] | None = schema or None
+        # True: a plain schema, answered without importing jsonschema (the common case);
+        # False: an invalid one, which checks nothing; None: jsonschema's to answer.
+        self._plain = schema_is_valid(schema) if schema else False
+        self._validator: Any = _UNBUILT
         self._candidates: dict[str, list[Candidate]] = {}
+
+    @property
+    def validator(self) -> Any:
+        """jsonschema's validator for the input schema (None if it has none or it is invalid),
+        built on first use: plain schemas never need it."""
+        if self._validator is _UNBUILT:
+            self._validator = (
+                _validator(self.schema) if self.schema and self._plain is not False else None
+            )
+        return self._validator
 
     # -- candidates ---------------------------------------------------------------------------
 
@@ -140,6 +159,10 @@ class ToolSynthesizer:
         return found
 
     def _valid_value(self, name: str, value: Any) -> bool:
+        if self._plain is True:
+            answer = instance_is_valid(self.properties[name], value)
+            if answer is not None:
+                return answer
         if self.validator is None:
             return True
         try:
@@ -204,7 +227,7 @@ class ToolSynthesizer:
 
     def _fit(self, chosen: dict[str, Candidate]) -> dict[str, Candidate] | None:
         """Drop optional values and swap required ones until the set validates (or give up)."""
-        if self.validator is None:
+        if self._plain is False:
             return chosen
         for _ in range(len(self.properties) * 2 + 2):
             error = self._first_error({n: c.value for n, c in chosen.items()})
@@ -232,10 +255,12 @@ class ToolSynthesizer:
         return None
 
     def _first_error(self, arguments: Mapping[str, Any]) -> Any:
-        from jsonschema import exceptions
-
+        if self._plain is True and instance_is_valid(self.schema, dict(arguments)) is True:
+            return None
         if self.validator is None:
             return None
+        from jsonschema import exceptions
+
         try:
             return exceptions.best_match(self.validator.iter_errors(dict(arguments)))
         except Exception:
@@ -243,8 +268,6 @@ class ToolSynthesizer:
 
     def validation_error(self, arguments: Mapping[str, Any]) -> str | None:
         """Why ``arguments`` break the input schema, or None."""
-        if self.validator is None:
-            return None
         error = self._first_error(arguments)
         if error is None:
             return None

@@ -17,6 +17,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from toolscore.schema_subset import instance_is_valid
+
 from toolscore_mcp.classify import classify_failure
 from toolscore_mcp.content import content_to_text
 from toolscore_mcp.model import MCPToolDef, MCPToolResult, Scenario, ScenarioResult, Verdict
@@ -127,6 +129,8 @@ def _output_problem(tool: MCPToolDef, result: MCPToolResult) -> str | None:
         return None
     if "structuredContent" not in result.raw:
         return "declares an outputSchema but returned no structuredContent"
+    if instance_is_valid(schema, result.structured) is True:
+        return None  # a plain schema, answered without jsonschema
     from jsonschema import exceptions as schema_errors
     from jsonschema.validators import validator_for
     from toolscore.bounded_schema import bounded_validator_class
@@ -151,13 +155,13 @@ def _output_problem(tool: MCPToolDef, result: MCPToolResult) -> str | None:
 
 def _input_schema_error(tool: MCPToolDef, arguments: Mapping[str, Any]) -> tuple[str, str] | None:
     """(argument, message) when our own arguments break the tool's input schema."""
+    schema = tool.input_schema
+    if not schema or instance_is_valid(schema, dict(arguments)) is True:
+        return None
     from jsonschema import exceptions as schema_errors
     from jsonschema.validators import validator_for
     from toolscore.bounded_schema import bounded_validator_class
 
-    schema = tool.input_schema
-    if not schema:
-        return None
     try:
         validator_cls = bounded_validator_class(
             validator_for(schema), report_invalid_patterns=False

@@ -19,6 +19,8 @@ from toolscore.cli.output import ExitCode, fail
 from toolscore.first_party import install_hint, provider_of
 
 ROOT_HELP = "Toolscore: LLM Tool Usage Evaluation Package."
+#: The plugin that contributes core's commands through ``toolscore_register_commands``.
+BUILTIN_COMMANDS_PLUGIN = "toolscore.builtin.commands"
 
 
 class ToolscoreGroup(click.Group):
@@ -27,13 +29,17 @@ class ToolscoreGroup(click.Group):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._plugins_loaded = False
+        self._builtins_loaded = False
 
-    def _load_plugin_commands(self, ctx: click.Context) -> None:
-        if self._plugins_loaded:
+    def _load_plugin_commands(self, ctx: click.Context, *, with_builtins: bool = False) -> None:
+        """Let plugins add their commands; core's own come from its table unless the whole
+        list is wanted (``--help``, ``plugins list``), which imports every command module."""
+        if self._plugins_loaded and (self._builtins_loaded or not with_builtins):
             return
         self._plugins_loaded = True
+        self._builtins_loaded = self._builtins_loaded or with_builtins
         pm = plugin_manager_for(ctx)
-        pm.register_commands(self)
+        pm.register_commands(self, exclude=() if with_builtins else (BUILTIN_COMMANDS_PLUGIN,))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = self.commands.get(cmd_name)
@@ -75,7 +81,7 @@ class ToolscoreGroup(click.Group):
             )
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        self._load_plugin_commands(ctx)
+        self._load_plugin_commands(ctx, with_builtins=True)
         return sorted(set(self.commands) | set(BUILTIN_COMMANDS))
 
 

@@ -378,10 +378,18 @@ class ToolscorePluginManager(pluggy.PluginManager):
             file=sys.stderr,
         )
 
-    def register_commands(self, cli: Any) -> dict[str, str]:
-        """Let every plugin add CLI commands; returns ``{plugin: error}`` for those that failed."""
+    def register_commands(self, cli: Any, *, exclude: Iterable[str] = ()) -> dict[str, str]:
+        """Let every plugin add CLI commands; returns ``{plugin: error}`` for those that failed.
+
+        A plugin that already added its commands to ``cli`` is not asked again, and those named
+        in ``exclude`` are left for a later call (the root group resolves core's own commands
+        from a table, so finding one plugin command need not import them all).
+        """
         failures: dict[str, str] = {}
+        skipped = set(exclude) | set(self._commands)
         for impl in _plain(self.hook.toolscore_register_commands.get_hookimpls()):
+            if impl.plugin_name in skipped:
+                continue
             before = set(getattr(cli, "commands", {}))
             try:
                 self._call_one("toolscore_register_commands", impl, {"cli": cli})

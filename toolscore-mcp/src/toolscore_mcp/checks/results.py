@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Literal
 
 from toolscore import hookimpl
+from toolscore.schema_subset import instance_is_valid
 
 from toolscore_mcp.conformance import ConformanceCheckSpec, ConformanceContext, ConformanceFinding
 from toolscore_mcp.model import MCPToolDef, ScenarioResult
@@ -58,6 +59,9 @@ def edge_outcome_counts(results: Iterable[ScenarioResult]) -> dict[str, int]:
 def _breaks_schema(tool: MCPToolDef | None, arguments: Mapping[str, Any]) -> bool:
     if tool is None or not tool.input_schema:
         return False
+    answer = instance_is_valid(tool.input_schema, dict(arguments))
+    if answer is not None:
+        return not answer
     from jsonschema.validators import Draft202012Validator, validator_for
 
     try:

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from toolscore import hookimpl
+from toolscore.schema_subset import schema_is_valid
 
 from toolscore_mcp.lint import LintRuleSpec, ServerText
 from toolscore_mcp.model import LintIssue, MCPToolDef
@@ -101,6 +102,8 @@ def schema_problem(schema: Any) -> str | None:
     same schemas, and a metaschema check costs milliseconds, so answers are cached by the
     schema's JSON text.
     """
+    if schema_is_valid(schema) is True:
+        return None  # a plain schema, answered without jsonschema
     try:
         key = json.dumps(schema, sort_keys=True)
     except (TypeError, ValueError):
