@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from toolscore.metrics.security import find_secrets, redact_secrets
 from toolscore.model import calls_from_dicts
 from toolscore.redaction import redact, redact_strings
@@ -153,3 +155,58 @@ def test_the_security_metric_still_counts_only_the_spec_formats() -> None:
         ("d", "aws_access_key_id"),
         ("e", "private_key"),
     ]
+
+
+_PIECES = [
+    "sk-ant-",
+    "sk-proj-",
+    "sk-",
+    "ghp_",
+    "github_pat_",
+    "AKIA",
+    "ASIA",
+    "AIza",
+    "xoxb-",
+    "sk_live_",
+    "rk_test_",
+    "hf_",
+    "eyJ",
+    ".eyJ",
+    "https://",
+    "user:",
+    "@",
+    "Bearer ",
+    "bearer ",
+    "Basic ",
+    "password",
+    "PASSWORD",
+    "paſſword",
+    "api_key",
+    "toKen",
+    '"',
+    "'",
+    "=",
+    ": ",
+    "\\n",
+    "-----BEGIN RSA PRIVATE KEY-----",
+    "-----END RSA PRIVATE KEY-----",
+    "Ab3dEf9hIj2kLm4nOp6qRs8tUv0wXy1zAb3dEf9h",
+    "ABCDEFGHIJKLMNOP",
+    "abc123",
+    " ",
+    "_",
+    "-",
+]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join))
+def test_skipping_rules_whose_anchors_are_absent_never_changes_what_is_hidden(text: str) -> None:
+    from toolscore.redaction import REDACTION_PATTERNS, redaction_spans
+
+    every_rule: list[tuple[int, int, object]] = []
+    for rule in REDACTION_PATTERNS:
+        for start, end in rule.spans(text):
+            if not any(start < c_end and c_start < end for c_start, c_end, _ in every_rule):
+                every_rule.append((start, end, rule))
+    assert redaction_spans(text) == sorted(every_rule, key=lambda span: span[0])

@@ -22,9 +22,10 @@ or, for secrets too short to preview safely (passwords, bearer tokens), ``[REDAC
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __all__ = [
     "CREDENTIAL_PATTERNS",
@@ -38,18 +39,34 @@ __all__ = [
 
 #: (kind, pattern) that ``security_metrics`` reports, most specific first. Frozen:
 #: changing it changes scored numbers. A span claimed by one is not reported again.
-CREDENTIAL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("private_key", re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----")),
-    ("anthropic_api_key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}")),
-    ("openai_api_key", re.compile(r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{32,}")),
-    ("openai_api_key", re.compile(r"\bsk-[A-Za-z0-9]{32,}")),
-    ("github_token", re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b")),
-    ("github_token", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{60,}")),
-    ("aws_access_key_id", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
-    ("google_api_key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
-    ("slack_token", re.compile(r"\bxox[abprs]-[0-9A-Za-z-]{10,}")),
-    ("stripe_secret_key", re.compile(r"\b(?:sk|rk)_live_[0-9A-Za-z]{24,}")),
+_CREDENTIAL_SOURCES: tuple[tuple[str, str], ...] = (
+    ("private_key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----"),
+    ("anthropic_api_key", r"\bsk-ant-[A-Za-z0-9_-]{20,}"),
+    ("openai_api_key", r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{32,}"),
+    ("openai_api_key", r"\bsk-[A-Za-z0-9]{32,}"),
+    ("github_token", r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b"),
+    ("github_token", r"\bgithub_pat_[A-Za-z0-9_]{60,}"),
+    ("aws_access_key_id", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+    ("google_api_key", r"\bAIza[0-9A-Za-z_-]{35}\b"),
+    ("slack_token", r"\bxox[abprs]-[0-9A-Za-z-]{10,}"),
+    ("stripe_secret_key", r"\b(?:sk|rk)_live_[0-9A-Za-z]{24,}"),
 )
+
+if TYPE_CHECKING:
+    CREDENTIAL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...]
+
+
+@functools.cache
+def _credential_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple((kind, re.compile(source)) for kind, source in _CREDENTIAL_SOURCES)
+
+
+def __getattr__(name: str) -> Any:
+    # CREDENTIAL_PATTERNS is compiled on first use: only the security metric needs it, and
+    # compiling costs milliseconds every command would pay.
+    if name == "CREDENTIAL_PATTERNS":
+        return _credential_patterns()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def looks_random(text: str) -> bool:
@@ -96,6 +113,8 @@ _SECRET_KEY = (
     r"[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey"
     r"|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)"
 )
+#: Every key :data:`_SECRET_KEY` matches contains one of these (case-folded).
+_SECRET_KEY_ANCHORS = ("pass", "secret", "token", "key", "credential")
 #: A PEM private key: the whole block up to its footer; a block whose footer is missing (cut
 #: short, or never there) loses everything that could be key material after the header.
 _PEM = (
@@ -106,23 +125,41 @@ _PEM = (
 
 
 class _Rule:
-    """One redaction format: what it hides, how it is shown and when a match counts."""
+    """One redaction format: what it hides, how it is shown and when a match counts.
 
-    __slots__ = ("check", "kind", "pattern", "show_preview")
+    ``anchors`` are lower-case strings of which every match contains at least one. A text
+    (case-folded) with none of them cannot match, so the expression is neither compiled nor
+    run: most text has no credential, and compiling all of them costs about 25 ms a command.
+    """
+
+    __slots__ = ("_compiled", "anchors", "check", "flags", "kind", "show_preview", "source")
 
     def __init__(
         self,
         kind: str,
         pattern: str,
         *,
+        anchors: tuple[str, ...],
         flags: int = 0,
         check: Callable[[str], bool] | None = None,
         show_preview: bool = True,
     ) -> None:
         self.kind = kind
-        self.pattern = re.compile(pattern, flags)
+        self.source = pattern
+        self.flags = flags
+        self.anchors = anchors
         self.check = check
         self.show_preview = show_preview
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.source, self.flags)
+        return self._compiled
+
+    def may_match(self, lowered: str) -> bool:
+        return any(anchor in lowered for anchor in self.anchors)
 
     def spans(self, text: str) -> list[tuple[int, int]]:
         """Where the secret part of each match is: its named group when it has one (the key of
@@ -142,38 +179,62 @@ class _Rule:
 #: What :func:`redact` hides, most specific first. A span claimed by one rule is left alone by
 #: the rules after it.
 REDACTION_PATTERNS: tuple[_Rule, ...] = (
-    _Rule("private_key", _PEM, flags=re.DOTALL),
+    _Rule("private_key", _PEM, anchors=("private key",), flags=re.DOTALL),
     # Prefixes long and distinctive enough to be found glued to anything (``...\x1b[Hsk-proj-``).
-    _Rule("anthropic_api_key", r"sk-ant-[A-Za-z0-9_-]{20,}", check=_not_plain_words),
+    _Rule(
+        "anthropic_api_key",
+        r"sk-ant-[A-Za-z0-9_-]{20,}",
+        anchors=("sk-ant-",),
+        check=_not_plain_words,
+    ),
     _Rule(
         "openai_api_key",
         r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}",
+        anchors=("sk-",),
         check=_not_plain_words,
     ),
     _Rule(
         "openai_api_key",
         _START + r"sk-[A-Za-z0-9]{32,}(?![A-Za-z0-9_-])",
+        anchors=("sk-",),
         check=lambda s: _has_digit(s) or _mixed_case(s),
     ),
-    _Rule("github_token", _START + r"(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}"),
-    _Rule("github_token", r"github_pat_[A-Za-z0-9_]{22,}"),
-    _Rule("aws_access_key_id", _START_UPPER + r"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])"),
-    _Rule("google_api_key", r"AIza[0-9A-Za-z_-]{35}"),
-    _Rule("slack_token", r"xox[abprse]-[0-9A-Za-z-]{10,}"),
-    _Rule("stripe_secret_key", r"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{24,}"),
-    _Rule("huggingface_token", _START + r"hf_[A-Za-z0-9]{30,}", check=_mixed_case),
+    _Rule(
+        "github_token",
+        _START + r"(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}",
+        anchors=("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+    ),
+    _Rule("github_token", r"github_pat_[A-Za-z0-9_]{22,}", anchors=("github_pat_",)),
+    _Rule(
+        "aws_access_key_id",
+        _START_UPPER + r"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])",
+        anchors=("akia", "asia"),
+    ),
+    _Rule("google_api_key", r"AIza[0-9A-Za-z_-]{35}", anchors=("aiza",)),
+    _Rule("slack_token", r"xox[abprse]-[0-9A-Za-z-]{10,}", anchors=("xox",)),
+    _Rule(
+        "stripe_secret_key",
+        r"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{24,}",
+        anchors=("k_live_", "k_test_"),
+    ),
+    _Rule(
+        "huggingface_token", _START + r"hf_[A-Za-z0-9]{30,}", anchors=("hf_",), check=_mixed_case
+    ),
     _Rule(
         "jwt",
         _START + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*",
+        anchors=("eyj",),
     ),
     _Rule(  # tried only where a run of scheme characters starts: linear in the text's length
         "url_password",
         r"(?<![A-Za-z0-9+.-])[0-9+.-]*[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@\"']+:(?P<secret>[^/\s@\"']+)@",
+        anchors=("://",),
         show_preview=False,
     ),
     _Rule(
         "bearer_token",
         r"\bBearer\s+(?P<secret>[A-Za-z0-9._~+/-]{12,}=*)",
+        anchors=("bearer",),
         flags=re.IGNORECASE,
         check=_has_digit,
         show_preview=False,
@@ -181,6 +242,7 @@ REDACTION_PATTERNS: tuple[_Rule, ...] = (
     _Rule(
         "basic_auth",
         r"\bBasic\s+(?P<secret>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])",
+        anchors=("basic",),
         check=lambda s: _has_digit(s) or s.endswith("="),
         show_preview=False,
     ),
@@ -189,6 +251,7 @@ REDACTION_PATTERNS: tuple[_Rule, ...] = (
         r"(?i)\\?[\"']"
         + _SECRET_KEY
         + r"\\?[\"']\s*:\s*\\?[\"'](?P<secret>(?:[^\"'\\]|\\.)*?)\\?[\"']",
+        anchors=_SECRET_KEY_ANCHORS,
         show_preview=False,
     ),
     _Rule(  # password=hunter2, ?token=abc&..., api_key = 'abc'
@@ -198,6 +261,7 @@ REDACTION_PATTERNS: tuple[_Rule, ...] = (
         + r"(?<![_.-])"  # where a key can start, not inside one: linear on '----...'
         + _SECRET_KEY
         + r"\s*=\s*(?:[\"'](?P<secret>[^\"'\n]+)[\"']|(?P<bare>[^\s&;,\"'<>()\[\]{}][^\s&;,\"'<>)\]}]*))",
+        anchors=_SECRET_KEY_ANCHORS,
         show_preview=False,
     ),
 )
@@ -207,7 +271,10 @@ def redaction_spans(text: str) -> list[tuple[int, int, _Rule]]:
     """``(start, end, rule)`` of every secret :func:`redact` hides in ``text``, sorted, without
     overlaps (an earlier rule wins a span)."""
     claimed: list[tuple[int, int, _Rule]] = []
+    lowered = text.casefold()
     for rule in REDACTION_PATTERNS:
+        if not rule.may_match(lowered):
+            continue
         for start, end in rule.spans(text):
             if any(start < c_end and c_start < end for c_start, c_end, _ in claimed):
                 continue
