@@ -208,7 +208,7 @@ def _keyword_holds(key: str, value: Any, schema: dict[str, Any], instance: Any, 
         sized = "string" if key.endswith("Length") else "array"
         if not _is_type(instance, sized):
             return True
-        return len(instance) >= value if key.startswith("min") else len(instance) <= value
+        return bool(len(instance) >= value if key.startswith("min") else len(instance) <= value)
     if not isinstance(instance, dict) and key in ("properties", "required", "additionalProperties"):
         return True
     if key == "properties":

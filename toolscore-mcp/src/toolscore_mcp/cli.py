@@ -566,15 +566,13 @@ def test_command(
 
         locked = _read(str(lock_file))
     target = _resolve_target(**server)
+    from toolscore_mcp.prelaunch import prelaunch
 
-    from toolscore.errors import InputError
-
-    from toolscore_mcp.errors import MCPError
-    from toolscore_mcp.harness import TestOptions, grade_server, run_sync
-
-    pm = _plugin_manager(ctx)
-    with _progress_display() as progress:
-        options = TestOptions(
+    early = prelaunch(target, client=client)  # boots while the rest gets ready
+    try:
+        card = _run_scorecard(
+            ctx,
+            target,
             cases=cases,
             edge_cases=not no_edge_cases,
             timeout=timeout,
@@ -584,14 +582,11 @@ def test_command(
             client=client,
             scenarios=str(scenarios_file) if scenarios_file else None,
             recorded=str(recorded) if recorded else None,
-            progress=progress,
+            prelaunched=early,
         )
-        try:
-            card = run_sync(lambda: grade_server(target, options, pm=pm))
-        except MCPError as exc:
-            _fail(f"Failed to test MCP server: {exc}")
-        except InputError as exc:  # a bad scenario file or recording, read before the launch
-            _fail(str(exc), 2)
+    finally:
+        if early is not None:
+            early.discard()
     import attrs
 
     card = attrs.evolve(card, budget=limits)
@@ -772,14 +767,37 @@ def record_command(output: Path, **server: Any) -> None:
     sys.exit(code)
 
 
+def _run_scorecard(ctx: click.Context, target: Any, **settings: Any) -> Any:
+    """Grade ``target`` with ``TestOptions(**settings)`` and a live progress display; a server
+    that cannot start, or a bad scenario file or recording, ends the command with one line."""
+    from toolscore.errors import InputError
+
+    from toolscore_mcp.errors import MCPError
+    from toolscore_mcp.harness import TestOptions, grade_server, run_sync
+
+    pm = _plugin_manager(ctx)
+    with _progress_display() as progress:
+        options = TestOptions(progress=progress, **settings)
+        try:
+            return run_sync(lambda: grade_server(target, options, pm=pm))
+        except MCPError as exc:
+            _fail(f"Failed to test MCP server: {exc}")
+        except InputError as exc:  # a bad scenario file or recording, read before the launch
+            _fail(str(exc), 2)
+
+
 @click.command("demo")
 @click.pass_context
 def demo_command(ctx: click.Context) -> None:
     """Health-check a bundled sample MCP server -- zero setup, no API key."""
-    from rich.text import Text
-
     from toolscore_mcp import sample_server
     from toolscore_mcp.client import ServerTarget
+    from toolscore_mcp.prelaunch import prelaunch
+
+    target = ServerTarget(command=(sys.executable, str(Path(sample_server.__file__).resolve())))
+    early = prelaunch(target)  # boots while the rest gets ready
+    from rich.text import Text
+
     from toolscore_mcp.errors import MCPError
     from toolscore_mcp.harness import TestOptions, grade_server, run_sync
 
@@ -790,13 +808,17 @@ def demo_command(ctx: click.Context) -> None:
             style="bold",
         )
     )
-    target = ServerTarget(command=(sys.executable, str(Path(sample_server.__file__).resolve())))
     try:
         card = run_sync(
-            lambda: grade_server(target, TestOptions(timeout=30.0), pm=_plugin_manager(ctx))
+            lambda: grade_server(
+                target, TestOptions(timeout=30.0, prelaunched=early), pm=_plugin_manager(ctx)
+            )
         )
     except MCPError as exc:
         _fail(f"Failed to run the demo server: {exc}")
+    finally:
+        if early is not None:
+            early.discard()
     from toolscore_mcp.reports.console import print_scorecard
 
     print_scorecard(card, console)

@@ -27,6 +27,7 @@ from toolscore_mcp.client import (
 from toolscore_mcp.errors import MCPError
 from toolscore_mcp.lazy_sandbox import LazySandbox
 from toolscore_mcp.model import MCPToolDef, Scenario, ServerDetails
+from toolscore_mcp.prelaunch import Prelaunched
 from toolscore_mcp.runner import DEFAULT_CONCURRENCY, ServerHandle
 from toolscore_mcp.scorecard import MCPScorecard
 from toolscore_mcp.values import ValueContext
@@ -67,6 +68,9 @@ class TestOptions:
     recorded: str | None = None
     #: Called with (done, total, tool) as calls settle (the live progress display).
     progress: Any = attrs.field(default=None, eq=False)
+    #: The server, started by the command ahead of the run (:mod:`toolscore_mcp.prelaunch`);
+    #: the run's first connection takes it over, and the run ends it if unclaimed.
+    prelaunched: Prelaunched | None = attrs.field(default=None, eq=False)
 
 
 def run_sync(coroutine_factory: Callable[[], Awaitable[T]]) -> T:
@@ -92,14 +96,21 @@ async def query_server(
 
 
 def _connection(
-    target: ServerTarget, timeout: float, startup_timeout: float, client: str
+    target: ServerTarget,
+    timeout: float,
+    startup_timeout: float,
+    client: str,
+    prelaunched: Prelaunched | None = None,
 ) -> MCPConnection:
     """A connection (not yet opened) to ``target`` with the chosen client: the small stdio
-    client for stdio servers unless ``client`` is ``sdk``; the SDK for HTTP and SSE."""
+    client for stdio servers unless ``client`` is ``sdk``; the SDK for HTTP and SSE. The small
+    client takes over ``prelaunched`` when it was launched as it would launch ``target``."""
     if client != "sdk" and target.transport == "stdio":
         from toolscore_mcp.lite_client import LiteConnection
 
-        lite = LiteConnection(target, timeout, startup_timeout=startup_timeout)
+        lite = LiteConnection(
+            target, timeout, startup_timeout=startup_timeout, prelaunched=prelaunched
+        )
         return cast(MCPConnection, lite)  # the same interface, duck-typed
     return MCPConnection(target, timeout, startup_timeout=startup_timeout)
 
@@ -222,13 +233,17 @@ async def grade_server(
         target = _in_sandbox(target, sandbox)
 
     async def opener() -> MCPConnection:
-        connection = _connection(target, options.timeout, options.startup_timeout, options.client)
+        connection = _connection(
+            target, options.timeout, options.startup_timeout, options.client, options.prelaunched
+        )
         return await connection.__aenter__()
 
     server = ServerHandle(opener)
     skipped: list[tuple[str, str]] = []
     try:
         first = await server.get()
+        if options.prelaunched is not None:
+            options.prelaunched.discard()  # launched otherwise than the run does: not needed
         details = first.details
         tools = await first.list_tools()
         _import_jsonschema_if_needed(tools)
@@ -286,6 +301,8 @@ async def grade_server(
         conformance = await _conformance(server, target, details, tools, results, options, pm)
     finally:
         await server.close()
+        if options.prelaunched is not None:
+            options.prelaunched.discard()
         if sandbox is not None:
             sandbox.close()
     stats = server.stats

@@ -23,6 +23,7 @@ import attrs
 from toolscore_mcp.client import DEFAULT_STARTUP_TIMEOUT, ConnectionBase, ServerTarget, _version
 from toolscore_mcp.errors import MCPConnectionClosed, MCPError, MCPProtocolError, MCPTimeoutError
 from toolscore_mcp.model import ServerDetails
+from toolscore_mcp.prelaunch import AdoptedProcess, Prelaunched
 from toolscore_mcp.stderr_ring import StderrRing
 
 __all__ = ["LiteConnection"]
@@ -41,8 +42,10 @@ class LiteConnection(ConnectionBase):
         timeout: float = 30.0,
         *,
         startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
+        prelaunched: Prelaunched | None = None,
     ) -> None:
         super().__init__(target, timeout, startup_timeout=startup_timeout)
+        self._prelaunched = prelaunched
         # The small client speaks stdio only, whatever the target says.
         self.details = ServerDetails(target=target.describe(), transport="stdio")
         self._process: Any = None
@@ -56,20 +59,12 @@ class LiteConnection(ConnectionBase):
 
         if not self.target.command:
             raise MCPError("No MCP server command given.")
-        self._stderr = StderrRing()  # closed in aclose
-        try:
-            self._process = await anyio.open_process(
-                list(self.target.command),
-                env={**os.environ, **self.target.env},
-                cwd=self.target.cwd,
-                stderr=self._stderr.writer,
-            )
-        except OSError as exc:
-            self._close_stderr()
-            raise MCPError(
-                f"Failed to launch MCP server {list(self.target.command)}: {exc}"
-            ) from None
-        self._stderr.spawned()
+        claimed = self._prelaunched.claim(self.target) if self._prelaunched else None
+        if claimed is not None:
+            popen, self._stderr = claimed
+            self._process = await AdoptedProcess.adopt(popen)
+        else:
+            self._process = await self._launch()
         self._group = anyio.create_task_group()
         await self._group.__aenter__()
         self._group.start_soon(self._read)
@@ -92,6 +87,25 @@ class LiteConnection(ConnectionBase):
             capabilities=dict(capabilities) if isinstance(capabilities, Mapping) else {},
         )
         return self
+
+    async def _launch(self) -> Any:
+        import anyio
+
+        self._stderr = StderrRing()  # closed in aclose
+        try:
+            process = await anyio.open_process(
+                list(self.target.command),
+                env={**os.environ, **self.target.env},
+                cwd=self.target.cwd,
+                stderr=self._stderr.writer,
+            )
+        except OSError as exc:
+            self._close_stderr()
+            raise MCPError(
+                f"Failed to launch MCP server {list(self.target.command)}: {exc}"
+            ) from None
+        self._stderr.spawned()
+        return process
 
     async def _handshake(self) -> dict[str, Any]:
         """``initialize`` and the ``initialized`` notification, within the start-up timeout."""

@@ -8,7 +8,7 @@ milliseconds and needs no setup. Its flaws are deliberate, so the demo has somet
 * ``delete_note``'s ``note_id`` has no type (lint error);
 * ``export_notes`` fails on every call, valid input included (a failing happy path).
 
-The other tools answer ``ok``. Graded: B (87%), top issues export_notes, delete_note,
+The other tools answer ``ok``. Graded: B (84%), top issues export_notes, delete_note,
 search_notes.
 """
 
