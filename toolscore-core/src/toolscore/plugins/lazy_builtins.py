@@ -16,7 +16,8 @@ checks :data:`LAZY_BUILTIN_HOOKS` against the modules, so the table cannot drift
 from __future__ import annotations
 
 import importlib
-import importlib.util
+import os
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -51,43 +52,42 @@ LAZY_BUILTIN_HOOKS: dict[str, str] = {
 }
 
 
-class LazyBuiltin:
-    """Stands for the built-in module ``module_name``, whose only hook is ``hook_name``."""
+class LazyBuiltin(types.ModuleType):
+    """Stands for the built-in module ``module_name``, whose only hook is ``hook_name``.
+
+    A module object, not an instance of a class of ours: pluggy looks at every attribute of a
+    plugin when registering it, and a module has five besides the hook, a class instance
+    thirty.
+    """
 
     def __init__(self, module_name: str, hook_name: str) -> None:
-        self.module_name = module_name
-        self.hook_name = hook_name
-        setattr(self, hook_name, self._forwarding_hook())
-
-    def _forwarding_hook(self) -> Callable[[], Any]:
-        module_name, hook_name = self.module_name, self.hook_name
-
-        def forward() -> Any:
-            module = importlib.import_module(module_name)
-            return getattr(module, hook_name)()
-
-        forward.__name__ = forward.__qualname__ = hook_name
-        forward.__module__ = module_name
-        return hookimpl(forward)
-
-    @property
-    def location(self) -> str:
-        """The module's file, found without running it."""
-        spec = importlib.util.find_spec(self.module_name)
-        return (spec.origin if spec is not None else None) or ""
+        super().__init__(module_name, f"Stands for {module_name} until {hook_name} is called.")
+        setattr(self, hook_name, _forwarding_hook(module_name, hook_name))
+        # Core's modules are plain files of the installed package: no import system needed.
+        package_folder = os.path.dirname(os.path.dirname(__file__))
+        parts = module_name.split(".")[1:]
+        self.__file__ = os.path.join(package_folder, *parts) + ".py"
 
     def __repr__(self) -> str:
-        return f"<LazyBuiltin {self.module_name} ({self.hook_name})>"
+        return f"<LazyBuiltin {self.__name__}>"
 
 
-def builtin_plugin(module_name: str) -> tuple[object, str]:
-    """The object to register for core's plugin ``module_name``, and the file it lives in."""
+def _forwarding_hook(module_name: str, hook_name: str) -> Callable[[], Any]:
+    def forward() -> Any:
+        module = importlib.import_module(module_name)
+        return getattr(module, hook_name)()
+
+    forward.__name__ = forward.__qualname__ = hook_name
+    forward.__module__ = module_name
+    return hookimpl(forward)
+
+
+def builtin_plugin(module_name: str) -> types.ModuleType:
+    """The object to register for core's plugin ``module_name``: a stand-in, or the module."""
     hook_name = LAZY_BUILTIN_HOOKS.get(module_name)
     if hook_name is not None:
-        stand_in = LazyBuiltin(module_name, hook_name)
-        return stand_in, stand_in.location
-    module = importlib.import_module(module_name)
-    return module, getattr(module, "__file__", "") or ""
+        return LazyBuiltin(module_name, hook_name)
+    return importlib.import_module(module_name)
 
 
 __all__ = ["LAZY_BUILTIN_HOOKS", "LazyBuiltin", "builtin_plugin"]

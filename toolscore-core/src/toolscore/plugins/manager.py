@@ -83,7 +83,7 @@ class ToolscorePluginManager(pluggy.PluginManager):
     def register_builtin(self, module_name: str) -> None:
         """Register one of core's own plugin modules (same path as any plugin); most are
         stand-ins that import the module on first use (:mod:`toolscore.plugins.lazy_builtins`)."""
-        plugin, location = builtin_plugin(module_name)
+        plugin = builtin_plugin(module_name)
         self.register(plugin, name=module_name)
         self._records[module_name] = PluginRecord(
             name=module_name,
@@ -91,7 +91,7 @@ class ToolscorePluginManager(pluggy.PluginManager):
             version=_core_version(),
             status="builtin",
             entry_point=module_name,
-            location=location,
+            location=getattr(plugin, "__file__", "") or "",
             hooks=self._hook_names(plugin),
         )
 
