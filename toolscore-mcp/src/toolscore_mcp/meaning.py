@@ -295,12 +295,48 @@ def _number_meaning(param: Parameter) -> Iterator[Candidate]:
         yield Candidate(12, "plain")
     elif "minute" in tokens:
         yield Candidate(30, "plain")
-    elif tokens & {"timeout", "seconds", "delay", "duration"}:
+    elif is_wait(param):
+        yield Candidate(shortest_wait(param), "plain")
+    elif tokens & {"timeout", "seconds"}:
         yield Candidate(1, "plain")
     elif tokens & _ID_WORDS or param.name.lower().endswith("id"):
         yield Candidate(1, "meaning")
     elif tokens & _COUNT_WORDS:
         yield Candidate(5, "plain")
+
+
+#: Name words of a number that sets how long a tool waits before it answers.
+_WAIT_WORDS = frozenset({"duration", "delay", "sleep", "wait", "pause", "interval"})
+
+
+def is_wait(param: Parameter) -> bool:
+    """Whether ``param`` is a number that sets how long the tool waits (``duration``,
+    ``delay_ms``, ``sleep_seconds``): a test run gives it the shortest value it can.
+
+    Why: a demonstration tool that sleeps for its default ten seconds proves nothing more in
+    ten seconds than in one, and the run is only as fast as its slowest call. A ``timeout`` is
+    no wait: it bounds one, and a short bound can fail a working call.
+    """
+    return param.json_type in ("integer", "number") and bool(set(param.tokens) & _WAIT_WORDS)
+
+
+def shortest_wait(param: Parameter) -> int | float:
+    """The shortest wait the schema allows, and at least one unit (seconds or milliseconds,
+    whichever the tool counts in: one is short either way)."""
+    value: int | float = 1
+    minimum = _number(param.schema.get("minimum"))
+    if minimum is not None and minimum > value:
+        value = minimum
+    above = _number(param.schema.get("exclusiveMinimum"))
+    if above is not None and above >= value:
+        value = above + 1
+    return value
+
+
+def _number(value: object) -> int | float | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    return None
 
 
 def meaning_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[Candidate]:

@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 from toolscore.schema_subset import instance_is_valid, schema_is_valid
 
+from toolscore_mcp.meaning import is_wait
 from toolscore_mcp.model import MCPToolDef, SetupCall
 from toolscore_mcp.providers import Candidate, Parameter, SynthesisContext, ValueProviderSpec
 from toolscore_mcp.roles import tool_role
@@ -69,6 +70,13 @@ def _validator(schema: Mapping[str, Any]) -> Any:
         return None
 
 
+def _shortest_first(candidate: Candidate) -> tuple[int, Any]:
+    value = candidate.value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return (0, value)
+    return (1, 0)
+
+
 #: The validator slot before its first use.
 _UNBUILT: Any = object()
 
@@ -108,6 +116,8 @@ class ToolSynthesizer:
         self._plain = schema_is_valid(schema) if schema else False
         self._validator: Any = _UNBUILT
         self._candidates: dict[str, list[Candidate]] = {}
+        #: Numbers that set how long the tool waits: the shortest valid value, in every set.
+        self.waits = [name for name in self.properties if is_wait(self.parameter(name))]
 
     @property
     def validator(self) -> Any:
@@ -155,6 +165,8 @@ class ToolSynthesizer:
                     found.append(candidate)
             if len(found) >= _MAX_CANDIDATES:
                 break
+        if name in self.waits:
+            found.sort(key=_shortest_first)
         self._candidates[name] = found
         return found
 
@@ -183,10 +195,12 @@ class ToolSynthesizer:
             sets.append(ArgumentSet({}, {}, (), "no arguments"))
             return _distinct(sets)[: max(cases, 1)]
         optional = [name for name in self.properties if name not in self.required]
+        # A wait left out would be the server's default, often the longest.
+        waits = [name for name in self.waits if name not in self.required]
         plans = (
-            ("required arguments", self.required, 0),
+            ("required arguments", [*self.required, *waits], 0),
             ("all arguments", [*self.required, *optional], 0),
-            ("alternative values", self.required, 1),
+            ("alternative values", [*self.required, *waits], 1),
         )
         for label, names, rank in plans:
             built = self._build(names, rank, label)
@@ -202,7 +216,7 @@ class ToolSynthesizer:
                 if name in self.required:
                     return None
                 continue
-            pick = options[min(rank, len(options) - 1)]
+            pick = options[0 if name in self.waits else min(rank, len(options) - 1)]
             # An alternative only from real evidence: a bare generated value is no better.
             chosen[name] = pick if pick.source not in ("generated", "plugin") else options[0]
         fitted = self._fit(chosen)
