@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import logging
 import math
 import os
 import shlex
@@ -87,7 +86,11 @@ class ServerTarget:
 
 
 def quiet_sdk_logging() -> None:
-    """Keep the SDK's log records (tracebacks for junk stdout lines) off the terminal."""
+    """Keep the SDK's log records (tracebacks for junk stdout lines) off the terminal.
+
+    Called by every SDK session as it opens; the small client never imports logging."""
+    import logging
+
     logger = logging.getLogger("mcp")
     if not logger.handlers:
         logger.addHandler(logging.NullHandler())
@@ -327,6 +330,7 @@ class MCPConnection(ConnectionBase):
     # -- lifecycle ---------------------------------------------------------------------------
 
     async def __aenter__(self) -> MCPConnection:
+        quiet_sdk_logging()
         import anyio
 
         self._stop = anyio.Event()

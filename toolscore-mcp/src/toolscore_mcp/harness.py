@@ -22,7 +22,6 @@ from toolscore_mcp.client import (
     MCPConnection,
     ServerTarget,
     junk_note,
-    quiet_sdk_logging,
 )
 from toolscore_mcp.errors import MCPError
 from toolscore_mcp.lazy_sandbox import LazySandbox
@@ -89,7 +88,6 @@ async def query_server(
     startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
 ) -> tuple[ServerDetails, list[MCPToolDef]]:
     """Handshake and ``tools/list``; raises :class:`MCPError` with a one-line message."""
-    quiet_sdk_logging()
     async with _connection(target, timeout, startup_timeout, "auto") as connection:
         tools = await connection.list_tools()
         return connection.details, tools
@@ -215,7 +213,6 @@ async def grade_server(
     from toolscore_mcp.lint import ensure_mcp_hooks, lint_tools
 
     options = options or TestOptions()
-    quiet_sdk_logging()
     if pm is None:
         from toolscore.plugins import get_plugin_manager
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -22,9 +22,11 @@ from toolscore_mcp.model import (
     ScenarioResult,
     ServerDetails,
 )
-from toolscore_mcp.surface_diff import SurfaceChange
 from toolscore_mcp.tokens import estimate_tokens, tool_definition_tokens
 from toolscore_mcp.verdicts import schema_hint_fix
+
+if TYPE_CHECKING:
+    from toolscore_mcp.surface_diff import SurfaceChange
 
 __all__ = [
     "GRADE_ORDER",
