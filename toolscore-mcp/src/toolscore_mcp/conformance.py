@@ -184,7 +184,7 @@ def definition_conformance(
     tools: Sequence[MCPToolDef], details: ServerDetails, pm: Any = None
 ) -> list[ConformanceOutcome]:
     """The checks that need only the tool definitions (``mcp lint``), run synchronously."""
-    import anyio
+    from toolscore_mcp.aio import run
 
     specs = [s for s in collect_conformance_checks(pm) if s.needs == "definitions"]
     context = ConformanceContext(details=details, tools=tuple(tools))
@@ -192,4 +192,4 @@ def definition_conformance(
     async def main() -> list[ConformanceOutcome]:
         return await run_conformance(specs, context)
 
-    return anyio.run(main)
+    return run(main)

@@ -73,13 +73,14 @@ class TestOptions:
 
 
 def run_sync(coroutine_factory: Callable[[], Awaitable[T]]) -> T:
-    """Run a coroutine to completion on a fresh event loop."""
-    import anyio
+    """Run a coroutine to completion on a fresh event loop (plain asyncio: see
+    :mod:`toolscore_mcp.aio`)."""
+    from toolscore_mcp.aio import run
 
     async def main() -> T:
         return await coroutine_factory()
 
-    return anyio.run(main)
+    return run(main)
 
 
 async def query_server(

@@ -11,9 +11,9 @@ the SDK.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
-import os
 from collections.abc import Mapping
 from types import TracebackType
 from typing import Any
@@ -23,8 +23,7 @@ import attrs
 from toolscore_mcp.client import DEFAULT_STARTUP_TIMEOUT, ConnectionBase, ServerTarget, _version
 from toolscore_mcp.errors import MCPConnectionClosed, MCPError, MCPProtocolError, MCPTimeoutError
 from toolscore_mcp.model import ServerDetails
-from toolscore_mcp.prelaunch import AdoptedProcess, Prelaunched
-from toolscore_mcp.stderr_ring import StderrRing
+from toolscore_mcp.prelaunch import PipedProcess, Prelaunched, spawn
 
 __all__ = ["LiteConnection"]
 
@@ -49,25 +48,26 @@ class LiteConnection(ConnectionBase):
         # The small client speaks stdio only, whatever the target says.
         self.details = ServerDetails(target=target.describe(), transport="stdio")
         self._process: Any = None
-        self._group: Any = None
+        #: The stdout reader and the answers to the server's own requests.
+        self._tasks: set[asyncio.Task[Any]] = set()
         self._next_id = 0
         self._waiters: dict[int, Any] = {}
         self._answers: dict[int, dict[str, Any]] = {}
 
     async def __aenter__(self) -> LiteConnection:
-        import anyio
-
         if not self.target.command:
             raise MCPError("No MCP server command given.")
         claimed = self._prelaunched.claim(self.target) if self._prelaunched else None
-        if claimed is not None:
-            popen, self._stderr = claimed
-            self._process = await AdoptedProcess.adopt(popen)
-        else:
-            self._process = await self._launch()
-        self._group = anyio.create_task_group()
-        await self._group.__aenter__()
-        self._group.start_soon(self._read)
+        if claimed is None:
+            try:
+                claimed = spawn(self.target)
+            except OSError as exc:
+                raise MCPError(
+                    f"Failed to launch MCP server {list(self.target.command)}: {exc}"
+                ) from None
+        popen, self._stderr = claimed  # the ring is closed in aclose
+        self._process = await PipedProcess.adopt(popen)
+        self._start(self._read())
         try:
             result = await self._handshake()
         except BaseException as exc:
@@ -88,29 +88,13 @@ class LiteConnection(ConnectionBase):
         )
         return self
 
-    async def _launch(self) -> Any:
-        import anyio
-
-        self._stderr = StderrRing()  # closed in aclose
-        try:
-            process = await anyio.open_process(
-                list(self.target.command),
-                env={**os.environ, **self.target.env},
-                cwd=self.target.cwd,
-                stderr=self._stderr.writer,
-            )
-        except OSError as exc:
-            self._close_stderr()
-            raise MCPError(
-                f"Failed to launch MCP server {list(self.target.command)}: {exc}"
-            ) from None
-        self._stderr.spawned()
-        return process
+    def _start(self, coroutine: Any) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _handshake(self) -> dict[str, Any]:
         """``initialize`` and the ``initialized`` notification, within the start-up timeout."""
-        import anyio
-
         limit = self.startup_timeout
         # Declared even with no roots, as the SDK client does: servers offer some tools only
         # to clients that support roots.
@@ -120,15 +104,18 @@ class LiteConnection(ConnectionBase):
             "capabilities": capabilities,
             "clientInfo": {"name": "toolscore", "version": _version()},
         }
+
+        async def initialize() -> dict[str, Any]:
+            result = await self.request("initialize", params, limit)
+            await self._send(
+                {"jsonrpc": "2.0", "method": "notifications/initialized", "params": {}}
+            )
+            return result
+
         try:
-            with anyio.fail_after(limit):
-                result = await self.request("initialize", params, limit)
-                await self._send(
-                    {"jsonrpc": "2.0", "method": "notifications/initialized", "params": {}}
-                )
-        except (TimeoutError, MCPTimeoutError):
+            return await asyncio.wait_for(initialize(), limit)
+        except (asyncio.TimeoutError, MCPTimeoutError):
             raise self._startup_timeout_error(limit) from None
-        return result
 
     async def __aexit__(
         self,
@@ -144,8 +131,6 @@ class LiteConnection(ConnectionBase):
                 self._process.kill()
 
     async def aclose(self, *, force: bool = False) -> None:
-        import anyio
-
         if force:
             self.kill()
 
@@ -154,18 +139,17 @@ class LiteConnection(ConnectionBase):
         if process is not None and not was_closed:
             with contextlib.suppress(Exception):
                 await process.stdin.aclose()
-            with anyio.move_on_after(1.0):
-                await process.wait()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(process.wait(), 1.0)
             if process.returncode is None:
                 with contextlib.suppress(ProcessLookupError):
                     process.kill()
-                with anyio.move_on_after(1.0):
-                    await process.wait()
-        if self._group is not None:
-            group, self._group = self._group, None
-            group.cancel_scope.cancel()
-            with contextlib.suppress(Exception):
-                await group.__aexit__(None, None, None)
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(process.wait(), 1.0)
+        tasks, self._tasks = list(self._tasks), set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         if process is not None:
             with contextlib.suppress(Exception):
                 await process.aclose()
@@ -210,7 +194,7 @@ class LiteConnection(ConnectionBase):
                 # Notifications (logging, progress, list changes) need no answer; of the
                 # server's requests, roots/list and ping are served and the rest declined.
                 if request_id is not None:
-                    self._group.start_soon(self._answer_server, message["method"], request_id)
+                    self._start(self._answer_server(message["method"], request_id))
                 return
             if isinstance(request_id, int) and request_id in self._waiters:
                 self._answers[request_id] = dict(message)
@@ -244,13 +228,11 @@ class LiteConnection(ConnectionBase):
     async def request(
         self, method: str, params: Mapping[str, Any] | None, timeout: float | None = None
     ) -> dict[str, Any]:
-        import anyio
-
         if self.closed:
             raise MCPConnectionClosed(f"MCP server has exited; cannot send {method!r}.")
         self._next_id += 1
         request_id = self._next_id
-        event = anyio.Event()
+        event = asyncio.Event()
         self._waiters[request_id] = event
         message: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
         if params is not None:
@@ -258,8 +240,8 @@ class LiteConnection(ConnectionBase):
         limit = timeout if timeout is not None else self.timeout
         try:
             await self._send(message)
-            with anyio.move_on_after(limit):
-                await event.wait()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(event.wait(), limit)
             answer = self._answers.pop(request_id, None)
         finally:
             self._waiters.pop(request_id, None)

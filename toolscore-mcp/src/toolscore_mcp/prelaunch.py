@@ -27,9 +27,9 @@ from toolscore_mcp.stderr_ring import StderrRing
 if TYPE_CHECKING:
     import asyncio
 
-__all__ = ["AdoptedProcess", "Prelaunched", "prelaunch"]
+__all__ = ["PipedProcess", "Prelaunched", "prelaunch", "spawn"]
 
-#: How often :meth:`AdoptedProcess.wait` looks whether the process has ended.
+#: How often :meth:`PipedProcess.wait` looks whether the process has ended.
 WAIT_POLL_SECONDS = 0.005
 
 
@@ -80,6 +80,18 @@ def prelaunch(target: ServerTarget, *, client: str = "auto") -> Prelaunched | No
         return None
     if _mentions_sandbox(target):
         return None
+    try:
+        popen, stderr = spawn(target)
+    except (OSError, ValueError):
+        return None
+    return Prelaunched(target, popen, stderr)
+
+
+def spawn(target: ServerTarget) -> tuple[subprocess.Popen[bytes], StderrRing]:
+    """Start ``target``'s command with piped stdin and stdout and its stderr kept in a ring.
+
+    :raises OSError: the command cannot be run (not found, not executable, a bad folder).
+    """
     stderr = StderrRing()
     try:
         popen = subprocess.Popen(
@@ -90,11 +102,11 @@ def prelaunch(target: ServerTarget, *, client: str = "auto") -> Prelaunched | No
             env={**os.environ, **target.env},
             cwd=target.cwd,
         )
-    except (OSError, ValueError):
+    except BaseException:
         stderr.close()
-        return None
+        raise
     stderr.spawned()
-    return Prelaunched(target, popen, stderr)
+    return popen, stderr
 
 
 class _Stdin:
@@ -123,10 +135,10 @@ class _Stdout:
             yield chunk
 
 
-class AdoptedProcess:
-    """A running :class:`subprocess.Popen` with the part of anyio's ``Process`` interface the
-    small client uses: ``stdin.send``/``aclose``, ``async for`` over ``stdout``,
-    ``returncode``, ``kill``, ``wait`` and ``aclose``."""
+class PipedProcess:
+    """A running :class:`subprocess.Popen` whose pipes the event loop reads and writes: what
+    the small client needs of a process (``stdin.send``/``aclose``, ``async for`` over
+    ``stdout``, ``returncode``, ``kill``, ``wait`` and ``aclose``)."""
 
     def __init__(
         self,
@@ -141,7 +153,7 @@ class AdoptedProcess:
         self._read_transport = read_transport
 
     @classmethod
-    async def adopt(cls, popen: subprocess.Popen[bytes]) -> AdoptedProcess:
+    async def adopt(cls, popen: subprocess.Popen[bytes]) -> PipedProcess:
         """Attach the process's pipes to the running asyncio event loop."""
         import asyncio
 

@@ -152,7 +152,9 @@ async def run_scenarios(
 
     ``on_result`` is called with each result as it is settled (for a progress display).
     """
-    import anyio
+    import asyncio
+
+    from toolscore_mcp.aio import TaskGroup
 
     results: list[ScenarioResult | None] = _Settled(len(scenarios), on_result)
     pending: deque[int] = deque(range(len(scenarios)))
@@ -191,7 +193,7 @@ async def run_scenarios(
                 batch.tainted = True
                 suspects.append(index)
 
-        async with anyio.create_task_group() as group:
+        async with TaskGroup() as group:
             for _ in range(width):
                 group.start_soon(worker)
         if state.tainted or connection.closed:
@@ -205,7 +207,7 @@ async def run_scenarios(
         return _done(results)
     # Each suspect runs alone on a server of its own, several such servers at a time.
     await server.close()
-    limiter = anyio.Semaphore(width)
+    limiter = asyncio.Semaphore(width)
 
     async def isolate(index: int) -> None:
         async with limiter:
@@ -227,7 +229,7 @@ async def run_scenarios(
                 server.stats.crashes += 1
             results[index] = _trouble_result(scenarios[index], outcome, timeout)
 
-    async with anyio.create_task_group() as group:
+    async with TaskGroup() as group:
         for index in suspects:
             group.start_soon(isolate, index)
     return _done(results)
