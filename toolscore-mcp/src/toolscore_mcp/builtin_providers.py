@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolscore import hookimpl
+from toolscore.lazy_pattern import lazy_pattern
 
 from toolscore_mcp.meaning import meaning_candidates
 from toolscore_mcp.providers import Candidate, Parameter, SynthesisContext, ValueProviderSpec
@@ -19,21 +20,21 @@ from toolscore_mcp.values import SCHEMA_FORMAT_VALUES
 
 __all__ = ["FORMAT_HINTS", "builtin_value_providers", "description_candidates", "schema_candidates"]
 
-_QUOTED_EXAMPLE = re.compile(
+_QUOTED_EXAMPLE = lazy_pattern(
     r"(?:e\.g\.|eg\.|for example|example|such as|like)[:,]?\s*[\"'`]([^\"'`\n]{1,200})[\"'`]",
     re.I,
 )
-_BARE_EXAMPLE = re.compile(r"(?:e\.g\.|for example|such as)[:,]?\s*([^\s,;)]{1,80})", re.I)
-_OPTIONS = re.compile(
+_BARE_EXAMPLE = lazy_pattern(r"(?:e\.g\.|for example|such as)[:,]?\s*([^\s,;)]{1,80})", re.I)
+_OPTIONS = lazy_pattern(
     r"(?:one of|options?(?: are)?|valid values?(?: are)?|supported(?: values)?(?: are)?|"
     r"allowed(?: values)?(?: are)?|choices?(?: are)?|either)\s*[:=]?\s*[\[(]?"
     r"((?:[\"'`]?[\w./+-]+[\"'`]?\s*(?:,|\||/|\bor\b)\s*)+[\"'`]?[\w./+-]+[\"'`]?)",
     re.I,
 )
-_COLON_OPTIONS = re.compile(
+_COLON_OPTIONS = lazy_pattern(
     r"[:(]\s*((?:[\"'`]?[\w./+-]+[\"'`]?,\s*)*[\"'`]?[\w./+-]+[\"'`]?,?\s+or\s+[\"'`]?[\w./+-]+[\"'`]?)"
 )
-_QUOTED_OPTION = re.compile(r"(?:^|[\s(\[,])['\"`]([\w.-]{1,40})['\"`](?=[\s)\],.;:]|$)")
+_QUOTED_OPTION = lazy_pattern(r"(?:^|[\s(\[,])['\"`]([\w.-]{1,40})['\"`](?=[\s)\],.;:]|$)")
 #: Format hints written in prose, and a value that follows each (also read by repairs).
 FORMAT_HINTS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"HH:MM:SS", re.I), "14:30:00"),

@@ -22,6 +22,7 @@ import re
 from collections.abc import Mapping
 
 import attrs
+from toolscore.lazy_pattern import lazy_pattern
 
 __all__ = [
     "CERTAIN_SOURCES",
@@ -38,7 +39,7 @@ CERTAIN_SOURCES = frozenset({"scenario-file", "recorded", "schema", "plain"})
 #: number fits the schema's type, but a server may still bound it where the schema is silent.)
 VOUCHED_SOURCES = frozenset({"scenario-file", "recorded", "schema"})
 
-_NETWORK = re.compile(
+_NETWORK = lazy_pattern(
     r"getaddrinfo|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH"
     r"|name or service not known|temporary failure in name resolution|nodename nor servname"
     r"|no address associated with hostname|could not resolve|failed to resolve|dns"
@@ -49,22 +50,22 @@ _NETWORK = re.compile(
     r"|ssl|certificate|\btls\b|handshake|proxy error|offline|internet|request to https?://\S+ failed",
     re.IGNORECASE,
 )
-_CREDENTIALS = re.compile(
+_CREDENTIALS = lazy_pattern(
     r"api[ _-]?key|api[ _-]?token|access[ _-]?token|auth[ _-]?token|bearer|unauthori[sz]ed"
     r"|\b401\b|\b403\b|forbidden|authenticat|credential|not logged in|login required"
     r"|(?:environment variable|env var)\S* \S+ (?:is )?(?:not set|missing|required)"
     r"|(?:missing|invalid|no) (?:\S+ )?(?:key|token|secret)\b|permission to access the api",
     re.IGNORECASE,
 )
-_RATE_LIMIT = re.compile(r"rate[ -]?limit|\b429\b|too many requests|quota", re.IGNORECASE)
-_BINARY = re.compile(
+_RATE_LIMIT = lazy_pattern(r"rate[ -]?limit|\b429\b|too many requests|quota", re.IGNORECASE)
+_BINARY = lazy_pattern(
     r"command not found|executable (?:not found|doesn't exist|does not exist)|spawn \S+ enoent"
     r"|not installed|is not recognized as an internal|playwright install|browser(?:type)?\.launch"
     r"|chrom(?:e|ium) (?:not found|is not installed)|no such file or directory: '[^/'\s]+'$"
     r"|install (?:the )?(?:browser|chromium|binary)",
     re.IGNORECASE,
 )
-_INTERNAL = re.compile(
+_INTERNAL = lazy_pattern(
     r"traceback \(most recent call last\)|internal (?:server )?error|unexpected error"
     r"|unhandled (?:exception|error)|\b(?:TypeError|AttributeError|KeyError|IndexError|NameError"
     r"|ValueError|ZeroDivisionError|AssertionError|RuntimeError|UnboundLocalError|"
@@ -73,7 +74,7 @@ _INTERNAL = re.compile(
     r"|panic(?:ked)?:|stack overflow|maximum call stack",
     re.IGNORECASE,
 )
-_STATE = re.compile(
+_STATE = lazy_pattern(
     r"not found|(?:could not|couldn't|cannot|can't|unable to) find|(?:contains|has|have|holds) no\b|"
     r"no \w+ (?:found|available|present|defined)|no (?:exact )?match|"
     r"no changes|nothing to (?:commit|do|update)|(?:use|call|run) \S+ .{0,60}\bfirst\b|"
@@ -85,7 +86,7 @@ _STATE = re.compile(
     r"|enotdir|outside (?:of )?(?:the )?allowed|access denied|permission denied|not allowed to access",
     re.IGNORECASE,
 )
-_BLAMES_INPUT = re.compile(
+_BLAMES_INPUT = lazy_pattern(
     r"only [\w ]{1,40} (?:are|is) (?:allowed|supported|accepted|permitted)|"
     r"validation error|invalid|must (?:be|match|point|refer|contain|have|start|end|include"
     r"|use|specify|name)\b|should be|\bexpected\b|is not (?:a )?valid"
@@ -99,8 +100,8 @@ _BLAMES_INPUT = re.compile(
     r"|mutually exclusive|only one of|not both|simultaneously|at the same time",
     re.IGNORECASE,
 )
-_REASON_WORDS = re.compile(r"[A-Za-z]{3,}")
-_BARE = re.compile(
+_REASON_WORDS = lazy_pattern(r"[A-Za-z]{3,}")
+_BARE = lazy_pattern(
     r"^\W*(?:error|failed|failure|exception|false|null|none|undefined|unknown error|"
     r"an error occurred|something went wrong|tool execution failed|error executing tool \S+)\W*$",
     re.IGNORECASE,

@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 import click
+from toolscore.lazy_pattern import lazy_pattern
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 _GRADES = ("A", "B", "C", "D", "F")
-_ENV_REF = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}")
+_ENV_REF = lazy_pattern(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}")
 #: A lone COMMAND that is a URL is taken as ``--url`` (as the MCP Inspector does).
-_URL = re.compile(r"https?://\S+$", re.IGNORECASE)
+_URL = lazy_pattern(r"https?://\S+$", re.IGNORECASE)
 DEMO_HINT = (
     "That's the health-check. Now point it at your own server: "
     'toolscore mcp test "python your_server.py"'

@@ -30,14 +30,15 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
+from toolscore.lazy_pattern import lazy_pattern
 
 from toolscore_mcp.model import MCPToolDef
 
 __all__ = ["PROVIDERS", "ToolCompat", "compatibility", "incompatible_count"]
 
-_OPENAI_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-_GEMINI_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$")
-_GEMINI_PARAM = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+_OPENAI_NAME = lazy_pattern(r"^[A-Za-z0-9_-]{1,64}$")
+_GEMINI_NAME = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$")
+_GEMINI_PARAM = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 
 _ANNOTATION_KEYS = frozenset({"description", "title", "$comment", "examples", "default"})
 _OPENAI_KEYWORDS = _ANNOTATION_KEYS | frozenset(

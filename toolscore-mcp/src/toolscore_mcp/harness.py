@@ -8,12 +8,12 @@ with :func:`run_sync` from synchronous code.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import attrs
+from toolscore.lazy_pattern import lazy_pattern
 from toolscore.schema_subset import schema_is_valid
 
 from toolscore_mcp.campaign import Campaign
@@ -36,9 +36,9 @@ __all__ = ["TestOptions", "grade_server", "load_tools_file", "query_server", "ru
 T = TypeVar("T")
 
 #: Tools that tell which values are valid: called first (with no arguments) when they need none.
-_LISTER = re.compile(r"^(?:list|get)_(?:allowed|available|valid|supported)_(?P<noun>[a-z0-9_]+)$")
+_LISTER = lazy_pattern(r"^(?:list|get)_(?:allowed|available|valid|supported)_(?P<noun>[a-z0-9_]+)$")
 _ROOT_NOUNS = ("directories", "dirs", "roots", "folders", "paths")
-_PATH_LINE = re.compile(r"^(?:[A-Za-z]:\\|/)[^\s]*")
+_PATH_LINE = lazy_pattern(r"^(?:[A-Za-z]:\\|/)[^\s]*")
 
 
 @attrs.frozen

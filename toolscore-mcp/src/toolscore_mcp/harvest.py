@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from toolscore.lazy_pattern import lazy_pattern
+
 from toolscore_mcp.content import content_to_text
 from toolscore_mcp.model import MCPToolResult
 from toolscore_mcp.providers import name_tokens
@@ -22,9 +24,9 @@ __all__ = ["Harvest"]
 
 _MAX_VALUES_PER_KEY = 8
 _MAX_NODES = 400
-_UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I)
-_LABELLED_ID = re.compile(r"\b(?:id|ID|Id)\s*[:=#]\s*[\"'`]?([\w.:/-]{1,80})")
-_USEFUL = re.compile(r"(?:^|_)(?:id|ids|uuid|key|name|names|path|paths|handle|uri|table|ref)$")
+_UUID = lazy_pattern(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I)
+_LABELLED_ID = lazy_pattern(r"\b(?:id|ID|Id)\s*[:=#]\s*[\"'`]?([\w.:/-]{1,80})")
+_USEFUL = lazy_pattern(r"(?:^|_)(?:id|ids|uuid|key|name|names|path|paths|handle|uri|table|ref)$")
 
 Setup = tuple[tuple[str, Mapping[str, Any]], ...]
 

@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from toolscore.lazy_pattern import lazy_pattern
+
 from toolscore_mcp.providers import Candidate, Parameter, SynthesisContext, name_tokens
 
 __all__ = ["meaning_candidates", "path_kind"]
@@ -32,7 +34,7 @@ _CREATING_VERBS = frozenset(
      "upload", "move", "rename", "copy"}
 )  # fmt: skip
 _NEW_WORDS = frozenset({"destination", "dest", "dst", "output", "new", "to", "target", "save"})
-_EXTENSION = re.compile(
+_EXTENSION = lazy_pattern(
     r"\.(xlsx|xlsm|xls|csv|json|md|markdown|txt|png|jpe?g|db|sqlite3?|html?|py|ya?ml)\b", re.I
 )
 _EXTENSION_WORDS = (
@@ -55,9 +57,9 @@ _COUNT_WORDS = frozenset(
     {"limit", "count", "max", "top", "n", "size", "num", "results", "head", "tail", "lines", "k",
      "length", "depth", "number", "amount", "quantity", "width", "height", "per", "total"}
 )  # fmt: skip
-_SQL = re.compile(r"\bsql\b|sqlite|\bselect\b|database|\bquery to (?:run|execute)\b", re.I)
+_SQL = lazy_pattern(r"\bsql\b|sqlite|\bselect\b|database|\bquery to (?:run|execute)\b", re.I)
 _EXPRESSION_WORDS = frozenset({"expression", "expr", "formula", "equation", "calculation", "math"})
-_GLOB = re.compile(r"glob|wildcard|\*\.", re.I)
+_GLOB = lazy_pattern(r"glob|wildcard|\*\.", re.I)
 
 
 def path_kind(param: Parameter) -> str | None:

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 import attrs
+from toolscore.lazy_pattern import lazy_pattern
 
 from toolscore_mcp.model import MCPToolDef
 
@@ -36,7 +37,7 @@ __all__ = [
     "name_tokens",
 ]
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_CAMEL = lazy_pattern(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def name_tokens(name: str) -> tuple[str, ...]:

@@ -14,44 +14,46 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from toolscore.lazy_pattern import lazy_pattern
+
 from toolscore_mcp.builtin_providers import FORMAT_HINTS
 from toolscore_mcp.meaning import path_kind
 from toolscore_mcp.synthesis import ToolSynthesizer
 
 __all__ = ["repair_arguments"]
 
-_QUOTED = re.compile(r"[\"'`]([^\"'`\n]{1,200})[\"'`]")
-_OPTIONS = re.compile(
+_QUOTED = lazy_pattern(r"[\"'`]([^\"'`\n]{1,200})[\"'`]")
+_OPTIONS = lazy_pattern(
     r"(?:one of|supported(?: values| options| formats)?|valid (?:values|options|choices)"
     r"(?: are)?|allowed(?: values)?(?: are)?|available(?: \w+)?|expected|options(?: are)?"
     r"|choose from|must be)\s*[:=]?\s*[\[({]?\s*((?:[\"'`]?[\w./+-]+[\"'`]?\s*(?:,|\||\bor\b)\s*)+"
     r"[\"'`]?[\w./+-]+[\"'`]?)",
     re.I,
 )
-_EXTENSION = re.compile(
+_EXTENSION = lazy_pattern(
     r"(?<![\w/])\.(xlsx|xlsm|xls|csv|json|md|txt|png|jpe?g|db|sqlite|html?|ya?ml)\b", re.I
 )
-_ABS_PATH = re.compile(r"(?:^|[\s\"'`(\[:,])(/[^\s\"'`)\],;]+)")
-_BOTH = re.compile(
+_ABS_PATH = lazy_pattern(r"(?:^|[\s\"'`(\[:,])(/[^\s\"'`)\],;]+)")
+_BOTH = lazy_pattern(
     r"\bboth\b|only one of|mutually exclusive|cannot be used together|not both", re.I
 )
-_UNEXPECTED = re.compile(
+_UNEXPECTED = lazy_pattern(
     r"unexpected (?:keyword )?argument|unrecognized (?:key|argument|field|parameter)|"
     r"additional propert|unknown (?:argument|parameter|field|property|key|option)|not permitted|"
     r"extra (?:fields|inputs?) (?:are )?not (?:permitted|allowed)",
     re.I,
 )
-_MISSING = re.compile(r"required|missing|must (?:be )?(?:provided|specified|given)", re.I)
-_MISSING_PATH = re.compile(r"does not exist|not found|no such file|enoent", re.I)
-_NOT_REPO = re.compile(r"not a git repository|not a repository|no repository", re.I)
-_IS_DIR = re.compile(r"is a directory|eisdir|expected a file|must be a file|not a file", re.I)
-_NOT_DIR = re.compile(r"not a directory|enotdir|must be a directory|expected a directory", re.I)
-_OUTSIDE = re.compile(
+_MISSING = lazy_pattern(r"required|missing|must (?:be )?(?:provided|specified|given)", re.I)
+_MISSING_PATH = lazy_pattern(r"does not exist|not found|no such file|enoent", re.I)
+_NOT_REPO = lazy_pattern(r"not a git repository|not a repository|no repository", re.I)
+_IS_DIR = lazy_pattern(r"is a directory|eisdir|expected a file|must be a file|not a file", re.I)
+_NOT_DIR = lazy_pattern(r"not a directory|enotdir|must be a directory|expected a directory", re.I)
+_OUTSIDE = lazy_pattern(
     r"outside|not (?:with)?in (?:the )?allowed|allowed (?:directories|roots|paths|repository)"
     r"|access denied|not allowed|permission",
     re.I,
 )
-_NUMBER = re.compile(
+_NUMBER = lazy_pattern(
     r"must be (?:an? )?(?:integer|number|int|float|numeric)|not a (?:valid )?number", re.I
 )
 

@@ -30,7 +30,6 @@ import io
 import itertools
 import json
 import os
-import re
 import selectors
 import shutil
 import socket
@@ -53,6 +52,7 @@ from typing import Any, TypeVar, cast
 from xml.sax.saxutils import escape as xml_escape
 
 import attrs
+from toolscore.lazy_pattern import lazy_pattern
 
 __all__ = ["ITEMS", "Sandbox", "SandboxEntry"]
 
@@ -705,7 +705,7 @@ _KIND_SOURCES: Mapping[str, str] = {
     "image": "image.png",
 }
 
-_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+_UNSAFE_NAME = lazy_pattern(r"[^A-Za-z0-9._-]+")
 
 
 def _normalise_extension(extension: str) -> str:

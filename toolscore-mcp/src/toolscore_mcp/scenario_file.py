@@ -54,6 +54,7 @@ from typing import Any, Final
 
 import attrs
 from toolscore.errors import InputError
+from toolscore.lazy_pattern import lazy_pattern
 from toolscore.matchers import builtin_json_forms, matcher_from_json
 from toolscore.serialization import json_path, json_type_name
 from toolscore.value_match import values_match
@@ -84,7 +85,7 @@ _YAML_HEADER: Final = (
     " `toolscore mcp scenarios check FILE`.\n"
 )
 #: Keys under which a small int in structuredContent is an id (``id``, ``note_id``, ``noteId``).
-_ID_KEY: Final = re.compile(r"(?:^|_)id$|Id$|^id_")
+_ID_KEY: Final = lazy_pattern(r"(?:^|_)id$|Id$|^id_")
 
 
 class _NotGiven:

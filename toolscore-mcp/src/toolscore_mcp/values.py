@@ -28,6 +28,7 @@ from typing import Any
 
 import attrs
 from toolscore.bounded_regex import UnsafePatternError, bounded_pattern
+from toolscore.lazy_pattern import lazy_pattern
 from toolscore.limits import (
     MAX_GENERATED_DEPTH,
     MAX_GENERATED_ITEMS,
@@ -71,7 +72,7 @@ SCHEMA_FORMAT_VALUES: dict[str, str] = {
 }
 
 # "e.g. 42" for numbers.
-_NUMBER_EXAMPLE = re.compile(r"e\.g\.,?\s*(-?\d+(?:\.\d+)?)\b")
+_NUMBER_EXAMPLE = lazy_pattern(r"e\.g\.,?\s*(-?\d+(?:\.\d+)?)\b")
 _PATH_WORDS = ("path", "dir", "folder", "root")
 
 _MAX_DEPTH = MAX_GENERATED_DEPTH

@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from toolscore.lazy_pattern import lazy_pattern
 from toolscore.schema_subset import instance_is_valid
 
 from toolscore_mcp.classify import classify_failure
@@ -28,8 +29,10 @@ __all__ = ["excerpt", "judge_result", "reports_failure", "schema_hint_fix"]
 _DETAIL_MAX = 200
 _INVALID_PARAMS = -32602
 
-_NOT_FOUND = re.compile(r"not found|no such|does not exist|doesn't exist|not exist", re.IGNORECASE)
-_FAILURE_TEXT = re.compile(
+_NOT_FOUND = lazy_pattern(
+    r"not found|no such|does not exist|doesn't exist|not exist", re.IGNORECASE
+)
+_FAILURE_TEXT = lazy_pattern(
     r"^\s*(?:\*\*)?(?:"
     r"(?:(?!no )[a-z]+ )?(?:error|exception|fatal(?: error)?|failure|failed)\s*[:!\-]"
     r"|(?:error|exception) (?:executing|calling|running|while|occurred|processing|in)\b"
@@ -47,12 +50,12 @@ _FAILURE_TEXT = re.compile(
     re.IGNORECASE,
 )
 #: An operating-system error code inside an answer ("a.txt: Error - ENOENT: no such file").
-_ERRNO = re.compile(r"\bE(?:NOENT|ACCES|ISDIR|NOTDIR|EXIST|PERM|NOTEMPTY|MFILE|NOSPC|ROFS):")
+_ERRNO = lazy_pattern(r"\bE(?:NOENT|ACCES|ISDIR|NOTDIR|EXIST|PERM|NOTEMPTY|MFILE|NOSPC|ROFS):")
 #: A short answer that says the request was blocked is a failure dressed as an empty result.
 _SHORT_ANSWER = 500
-_BLOCKED = re.compile(r"bot detection|captcha|rate[ -]limit(?:ed)?|too many requests", re.I)
+_BLOCKED = lazy_pattern(r"bot detection|captcha|rate[ -]limit(?:ed)?|too many requests", re.I)
 #: An error wrapped in markup inside otherwise normal text ("...: <error>No more content</error>").
-_ERROR_TAG = re.compile(r"<error>.{1,500}?</error>", re.IGNORECASE | re.DOTALL)
+_ERROR_TAG = lazy_pattern(r"<error>.{1,500}?</error>", re.IGNORECASE | re.DOTALL)
 _ERROR_JSON_KEYS = frozenset(
     {"error", "errors", "code", "message", "details", "status", "success", "ok"}
 )

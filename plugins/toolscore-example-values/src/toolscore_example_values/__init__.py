@@ -35,6 +35,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import toolscore
+from toolscore.lazy_pattern import lazy_pattern
 from toolscore_mcp.providers import (
     Candidate,
     Parameter,
@@ -87,27 +88,27 @@ _QUOTE_WORDS = frozenset(
 )
 
 #: Words that put a parameter in a market setting (whole words of the context text).
-_FINANCE_WORDS = re.compile(
+_FINANCE_WORDS = lazy_pattern(
     r"\b(?:stocks?|tickers?|equit(?:y|ies)|shares?|quotes?|quoted|markets?|trading|trades?"
     r"|exchanges?|nasdaq|nyse|forex|fx|currenc(?:y|ies)|isins?|portfolios?|securit(?:y|ies)"
     r"|dividends?|ohlcv?|candles?|candlesticks?|prices?|pricing|bonds?|etfs?|funds?"
     r"|brokerage|invest\w*|financ\w*|earnings|valuation|listed|listing)\b",
     re.IGNORECASE,
 )
-_CRYPTO = re.compile(r"\b(?:crypto\w*|coins?|blockchain|tokens?|btc|eth|usdt|defi)\b", re.I)
-_PAIR_TEXT = re.compile(r"currency pairs?|forex|\bfx\b|foreign exchange", re.I)
+_CRYPTO = lazy_pattern(r"\b(?:crypto\w*|coins?|blockchain|tokens?|btc|eth|usdt|defi)\b", re.I)
+_PAIR_TEXT = lazy_pattern(r"currency pairs?|forex|\bfx\b|foreign exchange", re.I)
 #: "pair" next to something like EURUSD or EUR/USD (case matters: three capitals twice).
-_PAIR_SHOWN = re.compile(
+_PAIR_SHOWN = lazy_pattern(
     r"\b[A-Z]{3}[/_:-]?[A-Z]{3}\b.*\bpair|\bpair\b.*\b[A-Z]{3}[/_:-]?[A-Z]{3}\b"
 )
-_INVENTORY = re.compile(r"\b(?:inventory|warehouse|sku|products?|in stock|out of stock)\b", re.I)
-_PAIR_EXAMPLE = re.compile(r"\b(EUR|USD|GBP|JPY|CHF|AUD|CAD|NZD)([/_:-]?)([A-Z]{3})\b")
-_CURRENCY_TEXT = re.compile(r"currency|ISO[ -]?4217", re.I)
-_MIC_TEXT = re.compile(r"\bMICs?\b|market identifier codes?|ISO[ -]?10383")
-_ISIN_TEXT = re.compile(r"\bISINs?\b|ISO[ -]?6166|international securities identification")
-_TICKER_TEXT = re.compile(r"\btickers?\b|\bstock symbols?\b|\bticker symbols?\b", re.I)
-_LOWERCASE = re.compile(r"lower[- ]?case", re.I)
-_COMMA_LIST = re.compile(r"comma[- ]?(?:separated|delimited)|separated by commas?", re.I)
+_INVENTORY = lazy_pattern(r"\b(?:inventory|warehouse|sku|products?|in stock|out of stock)\b", re.I)
+_PAIR_EXAMPLE = lazy_pattern(r"\b(EUR|USD|GBP|JPY|CHF|AUD|CAD|NZD)([/_:-]?)([A-Z]{3})\b")
+_CURRENCY_TEXT = lazy_pattern(r"currency|ISO[ -]?4217", re.I)
+_MIC_TEXT = lazy_pattern(r"\bMICs?\b|market identifier codes?|ISO[ -]?10383")
+_ISIN_TEXT = lazy_pattern(r"\bISINs?\b|ISO[ -]?6166|international securities identification")
+_TICKER_TEXT = lazy_pattern(r"\btickers?\b|\bstock symbols?\b|\bticker symbols?\b", re.I)
+_LOWERCASE = lazy_pattern(r"lower[- ]?case", re.I)
+_COMMA_LIST = lazy_pattern(r"comma[- ]?(?:separated|delimited)|separated by commas?", re.I)
 
 
 # -- what a parameter is ----------------------------------------------------------------------

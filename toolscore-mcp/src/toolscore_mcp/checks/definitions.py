@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 
 import attrs
 from toolscore import hookimpl
+from toolscore.lazy_pattern import lazy_pattern
 
 from toolscore_mcp.conformance import ConformanceCheckSpec, ConformanceContext, ConformanceFinding
 from toolscore_mcp.model import MCPToolDef
@@ -56,7 +57,7 @@ _NETWORK_TOKENS = frozenset(
     {"fetch", "http", "https", "url", "urls", "web", "webpage", "browse", "browser", "download",
      "crawl", "scrape", "webhook", "internet"}
 )  # fmt: skip
-_NETWORK_TEXT = re.compile(
+_NETWORK_TEXT = lazy_pattern(
     r"\b(?:the (?:web|internet)|web ?(?:page|site)s?|websites?|https?://|HTTP requests?|"
     r"(?:fetch|download|crawl|scrape)(?:es|s)? (?:a |the )?(?:url|page|site|web))",
     re.IGNORECASE,

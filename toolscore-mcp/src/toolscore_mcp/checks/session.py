@@ -12,11 +12,11 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from toolscore import hookimpl
+from toolscore.lazy_pattern import lazy_pattern
 
 from toolscore_mcp.conformance import ConformanceCheckSpec, ConformanceContext, ConformanceFinding
 from toolscore_mcp.errors import MCPError
@@ -25,7 +25,7 @@ __all__: list[str] = []
 
 #: Links read per run (each is one request).
 MAX_LINKS = 10
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+_SCHEME = lazy_pattern(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 
 FIX_LINK_SHAPE = (
     'Give every resource_link item {"type": "resource_link", "uri": "<scheme>:...", "name": '

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 
 from toolscore import hookimpl
+from toolscore.lazy_pattern import lazy_pattern
 
 from toolscore_mcp.lint import LintRuleSpec, ServerText
 from toolscore_mcp.model import LintIssue, MCPToolDef
 
-_SNAKE_CASE = re.compile(r"^[a-z][a-z0-9_]*$")
+_SNAKE_CASE = lazy_pattern(r"^[a-z][a-z0-9_]*$")
 FIX_NAMING = "Rename the tool to snake_case for predictable, consistent tool selection."
 
 

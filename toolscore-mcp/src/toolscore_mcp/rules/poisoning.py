@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 
 from toolscore import hookimpl
+from toolscore.lazy_pattern import lazy_pattern
 
 from toolscore_mcp.lint import LintRuleSpec, ServerText
 from toolscore_mcp.model import LintIssue, Severity
@@ -34,10 +35,10 @@ FIX_DIRECTIVE = (
 _TAG_LOW, _TAG_HIGH = 0xE0000, 0xE007F
 _BIDI = frozenset([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 #: England / Scotland / Wales flags: black flag + tag letters + cancel tag; visible, legitimate.
-_SUBDIVISION_FLAG = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
+_SUBDIVISION_FLAG = lazy_pattern("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
 
 _USER = r"(?:the\s+)?user"
-_HIDE_FROM_USER = re.compile(
+_HIDE_FROM_USER = lazy_pattern(
     "|".join(
         (
             rf"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|alert|warn)\s+{_USER}",
@@ -50,12 +51,12 @@ _HIDE_FROM_USER = re.compile(
     ),
     re.IGNORECASE,
 )
-_IGNORE_INSTRUCTIONS = re.compile(
+_IGNORE_INSTRUCTIONS = lazy_pattern(
     r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+)?"
     r"(?:previous|prior|above|earlier|other)\s+(?:instructions|rules|prompts?)\b",
     re.IGNORECASE,
 )
-_INSTRUCTION_BLOCK = re.compile(r"<\s*/?\s*(?:important|system|instructions?)\s*>", re.IGNORECASE)
+_INSTRUCTION_BLOCK = lazy_pattern(r"<\s*/?\s*(?:important|system|instructions?)\s*>", re.IGNORECASE)
 
 #: (rule id, pattern, severity, message)
 _DIRECTIVES: tuple[tuple[str, re.Pattern[str], Severity, str], ...] = (

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from toolscore import hookimpl
+from toolscore.lazy_pattern import lazy_pattern
 
 from toolscore_mcp.lint import LintRuleSpec, ServerText
 from toolscore_mcp.model import LintIssue
@@ -22,25 +23,25 @@ FIX_REFERENCE = "Point the text at a tool this server exposes, or remove the ref
 _NAME = r"[A-Za-z][\w.-]*"
 _Q = "[`'\"]"
 #: (a) a verb, optional "the", then a quoted name: "use the 'x'", "call `x`".
-_VERB_QUOTED = re.compile(
+_VERB_QUOTED = lazy_pattern(
     rf"\b(?:use|call|invoke|run|try)\s+(?:the\s+)?{_Q}(?P<name>{_NAME}){_Q}", re.IGNORECASE
 )
 #: (b) a quoted name followed by the word tool: "the 'x' tool".
-_QUOTED_TOOL = re.compile(rf"{_Q}(?P<name>{_NAME}){_Q}\s+tool\b", re.IGNORECASE)
+_QUOTED_TOOL = lazy_pattern(rf"{_Q}(?P<name>{_NAME}){_Q}\s+tool\b", re.IGNORECASE)
 #: (c) an unquoted snake_case name between use/call/invoke and tool: "use the x_y tool".
-_BARE_TOOL = re.compile(
+_BARE_TOOL = lazy_pattern(
     r"\b(?:use|call|invoke)\s+(?:the\s+)?(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+tool\b",
     re.IGNORECASE,
 )
 _PATTERNS = (_VERB_QUOTED, _QUOTED_TOOL, _BARE_TOOL)
-_FOLLOWED_BY_TOOL = re.compile(r"\s+tool\b", re.IGNORECASE)
-_NOT_A_TOOL = re.compile(
+_FOLLOWED_BY_TOOL = lazy_pattern(r"\s+tool\b", re.IGNORECASE)
+_NOT_A_TOOL = lazy_pattern(
     r"\s+(?:mode|option|flag|format|value|parameter|argument|field|setting|style|type|level"
     r"|scope|permission|access|strategy|method)s?\b",
     re.IGNORECASE,
 )
-_LOOKS_LIKE_TOOL = re.compile(r"[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+")
-_WORD_SPLIT = re.compile(r"[_.\-]+|(?<=[a-z])(?=[A-Z])")
+_LOOKS_LIKE_TOOL = lazy_pattern(r"[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+")
+_WORD_SPLIT = lazy_pattern(r"[_.\-]+|(?<=[a-z])(?=[A-Z])")
 
 
 def _words(name: str) -> set[str]:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from toolscore import hookimpl
+from toolscore.lazy_pattern import lazy_pattern
 from toolscore.schema_subset import schema_is_valid
 
 from toolscore_mcp.lint import LintRuleSpec, ServerText
@@ -27,8 +27,8 @@ __all__ = ["SERVER_OWNER", "listing_issues", "schema_problem"]
 #: The ``tool`` of issues about the server as a whole.
 SERVER_OWNER = "(server)"
 MAX_NAME_LENGTH = 128
-_NAME_CHARS = re.compile(r"^[A-Za-z0-9_.\-]+$")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_NAME_CHARS = lazy_pattern(r"^[A-Za-z0-9_.\-]+$")
+_CONTROL = lazy_pattern(r"[\x00-\x1f\x7f-\x9f]")
 _PREVIEW = 40
 
 FIX_NO_TOOLS = (
