@@ -1,10 +1,16 @@
-"""The aggregate of a run, built one result at a time in bounded memory.
+"""The aggregate of a run, built in bounded memory from per-batch tallies.
 
-Kept per run: an exact running sum (Shewchuk partials, so the mean equals
-``math.fsum(scores) / n`` bit for bit), a count per distinct score (percentiles are exact
-and need one entry per distinct value, not per case), grade and finding counters, per-tool
-counters, the worst cases in a bounded heap, and, with a baseline, the regressions (the
-baseline's scores are held by id, the one thing that grows with the dataset).
+A worker tallies its own batch (:func:`tally`): a count per distinct score and per grade,
+per-tool and per-finding counters, and its few worst cases. The parent only merges these
+(:meth:`AggregateBuilder.merge`), a handful of dictionary updates per batch, so with many
+workers the parent does not become the bottleneck. Results read back from a file
+(``--resume``) and bad records are added one at a time (:meth:`AggregateBuilder.add`).
+
+Kept per run: a count per distinct score (percentiles are exact and need one entry per
+distinct value, not per case; the mean is computed from it exactly, so it equals
+``math.fsum(scores) / n`` bit for bit), grade and finding counters, per-tool counters, the
+worst cases in a bounded heap, and, with a baseline, the regressions (the baseline's scores
+are held by id, the one thing that grows with the dataset).
 
 Percentiles use linear interpolation between order statistics (numpy's default ``linear``).
 """
@@ -14,42 +20,40 @@ from __future__ import annotations
 import heapq
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
 
-from toolscore.batch.records import CaseError, CaseResult
+from toolscore.batch.records import CaseError, CaseResult, Row
 from toolscore.result import GRADE_ORDER
 
 PERCENTILES = (5, 10, 25, 50, 75, 90, 95, 99)
 HISTOGRAM_BINS = 20
 #: A score drop smaller than this is float noise, not a regression.
 REGRESSION_EPSILON = 1e-9
+#: Every finite float is an integer multiple of 2**-1074 (the smallest subnormal).
+_ULP_EXPONENT = 1074
 
 
-class ExactSum:
-    """A running sum with no rounding error until :meth:`value` (Shewchuk's algorithm)."""
+def exact_sum(counts: Mapping[float, int]) -> float:
+    """``math.fsum`` of every value repeated ``count`` times, without expanding them.
 
-    def __init__(self) -> None:
-        self._partials: list[float] = []
+    Each float is an exact integer multiple of 2**-1074, so the sum is an exact integer at
+    that scale; ``int / int`` rounds it correctly once, as ``fsum`` does.
+    """
+    total = 0
+    for value, count in counts.items():
+        if not math.isfinite(value):
+            return math.fsum(v for v, c in counts.items() for _ in range(c))
+        numerator, denominator = value.as_integer_ratio()
+        total += (numerator * count) << (_ULP_EXPONENT + 1 - denominator.bit_length())
+    return total / (1 << _ULP_EXPONENT)
 
-    def add(self, x: float) -> None:
-        partials = self._partials
-        i = 0
-        for y in partials:
-            if abs(x) < abs(y):
-                x, y = y, x
-            hi = x + y
-            lo = y - (hi - x)
-            if lo:
-                partials[i] = lo
-                i += 1
-            x = hi
-        partials[i:] = [x]
 
-    def value(self) -> float:
-        return math.fsum(self._partials)
+def histogram_bin(score: float) -> int:
+    """The bin of ``score`` among :data:`HISTOGRAM_BINS` equal bins over [0, 1]."""
+    return min(HISTOGRAM_BINS - 1, max(0, int(score * HISTOGRAM_BINS)))
 
 
 def percentile(counts: Mapping[float, int], total: int, p: float) -> float:
@@ -194,8 +198,58 @@ def _num(value: float) -> float | None:
     return None if math.isnan(value) else value
 
 
+@attrs.frozen
+class Tally:
+    """One batch's share of the aggregate (picklable; see :func:`tally`).
+
+    ``worst`` holds ``(score, row index)`` of the batch's lowest scores, ties to the
+    earlier row: enough for the run's worst cases, whatever the other batches hold.
+    """
+
+    scores: dict[float, int]
+    grades: dict[str, int]
+    tools: dict[str, list[int]]
+    finding_cases: dict[str, int]
+    finding_counts: dict[str, int]
+    worst: tuple[tuple[float, int], ...]
+
+
+def tally(
+    rows: Sequence[Row],
+    details: Sequence[tuple[Mapping[str, int], Mapping[str, Mapping[str, int]]]],
+    worst: int,
+) -> Tally:
+    """The :class:`Tally` of a batch's scored cases: ``rows`` in dataset order, and for each
+    its ``(findings, tools)`` as :func:`~toolscore.batch.findings.summarize` gives them."""
+    tools: dict[str, list[int]] = {}
+    finding_cases: dict[str, int] = {}
+    finding_counts: dict[str, int] = {}
+    for findings, case_tools in details:
+        for tool, counts in case_tools.items():
+            total = tools.get(tool)
+            if total is None:
+                tools[tool] = [counts["expected"], counts["failed"]]
+            else:
+                total[0] += counts["expected"]
+                total[1] += counts["failed"]
+        for code, count in findings.items():
+            finding_cases[code] = finding_cases.get(code, 0) + 1
+            finding_counts[code] = finding_counts.get(code, 0) + count
+    scores = [row[2] for row in rows]
+    lowest = heapq.nsmallest(worst, zip(scores, range(len(scores)))) if worst > 0 else []
+    return Tally(
+        scores=dict(Counter(scores)),
+        grades=dict(Counter(row[3] for row in rows)),
+        tools=tools,
+        finding_cases=finding_cases,
+        finding_counts=finding_counts,
+        worst=tuple(lowest),
+    )
+
+
 class AggregateBuilder:
-    """Feed results (and errors) in; :meth:`build` gives the :class:`Aggregate`."""
+    """Merge batch tallies (and add single results or errors); :meth:`build` gives the
+    :class:`Aggregate`. Either way of feeding it gives the same numbers."""
 
     def __init__(
         self,
@@ -206,10 +260,8 @@ class AggregateBuilder:
         max_errors: int = 50,
         max_regressions: int = 50,
     ) -> None:
-        self._sum = ExactSum()
         self._scores: Counter[float] = Counter()
         self._grades: Counter[str] = Counter()
-        self._histogram = [0] * HISTOGRAM_BINS
         self._tools: dict[str, list[int]] = {}
         self._finding_cases: Counter[str] = Counter()
         self._finding_counts: Counter[str] = Counter()
@@ -231,6 +283,7 @@ class AggregateBuilder:
         self.resumed = 0
 
     def add(self, item: CaseResult | CaseError) -> None:
+        """Count one bad record, or add one result (e.g. read back for ``--resume``)."""
         if isinstance(item, CaseError):
             self._bad += 1
             if len(self._errors) < self._max_errors:
@@ -239,10 +292,8 @@ class AggregateBuilder:
         order = self._cases
         self._cases += 1
         score = item.score
-        self._sum.add(score)
         self._scores[score] += 1
         self._grades[item.grade] += 1
-        self._histogram[min(HISTOGRAM_BINS - 1, max(0, int(score * HISTOGRAM_BINS)))] += 1
         for tool, expected, failed in item.tools:
             counts = self._tools.setdefault(tool, [0, 0])
             counts[0] += expected
@@ -250,30 +301,56 @@ class AggregateBuilder:
         for code, count in item.findings:
             self._finding_cases[code] += 1
             self._finding_counts[code] += count
-        if self._worst_n > 0:
-            entry = (-score, -order, CaseRef(item.id, score, item.grade, item.source))
-            if len(self._worst) < self._worst_n:
-                heapq.heappush(self._worst, entry)
-            elif entry[:2] > self._worst[0][:2]:
-                heapq.heapreplace(self._worst, entry)
+        self._offer_worst(score, order, item.id, item.grade, item.source)
         if self._baseline is not None:
-            self._compare(item, order)
+            self._compare(item.id, score, item.source, order)
 
-    def _compare(self, item: CaseResult, order: int) -> None:
+    def merge(self, part: Tally, rows: Sequence[Row]) -> None:
+        """Add a batch: its :class:`Tally` and its ``rows`` (the cases it was made from)."""
+        base = self._cases
+        self._cases += len(rows)
+        self._scores.update(part.scores)
+        self._grades.update(part.grades)
+        for tool, (expected, failed) in part.tools.items():
+            counts = self._tools.setdefault(tool, [0, 0])
+            counts[0] += expected
+            counts[1] += failed
+        self._finding_cases.update(part.finding_cases)
+        self._finding_counts.update(part.finding_counts)
+        for score, index in part.worst:
+            case_id, source, _score, grade = rows[index]
+            self._offer_worst(score, base + index, case_id, grade, source)
+        if self._baseline is not None:
+            for index, (case_id, source, score, _grade) in enumerate(rows):
+                self._compare(case_id, score, source, base + index)
+
+    def _offer_worst(self, score: float, order: int, case_id: str, grade: str, source: str) -> None:
+        if self._worst_n <= 0:
+            return
+        key = (-score, -order)
+        if len(self._worst) >= self._worst_n and key <= self._worst[0][:2]:
+            return
+        entry = (-score, -order, CaseRef(case_id, score, grade, source))
+        if len(self._worst) < self._worst_n:
+            heapq.heappush(self._worst, entry)
+        else:
+            heapq.heapreplace(self._worst, entry)
+
+    def _compare(self, case_id: str, score: float, source: str, order: int) -> None:
         assert self._baseline is not None
-        before = self._baseline.get(item.id)
+        before = self._baseline.get(case_id)
         if before is None:
             return
         self._compared += 1
-        if item.score < before - REGRESSION_EPSILON:
+        if score < before - REGRESSION_EPSILON:
             self._regressed += 1
-            regression = Regression(item.id, before, item.score, item.source)
-            entry = (before - item.score, -order, regression)
+            regression = Regression(case_id, before, score, source)
+            entry = (before - score, -order, regression)
             if len(self._regressions) < self._max_regressions:
                 heapq.heappush(self._regressions, entry)
             elif entry[:2] > self._regressions[0][:2]:
                 heapq.heapreplace(self._regressions, entry)
-        elif item.score > before + REGRESSION_EPSILON:
+        elif score > before + REGRESSION_EPSILON:
             self._improved += 1
 
     def extend(self, items: Iterable[CaseResult | CaseError]) -> None:
@@ -282,7 +359,10 @@ class AggregateBuilder:
 
     def build(self) -> Aggregate:
         n = self._cases
-        mean = self._sum.value() / n if n else math.nan
+        mean = exact_sum(self._scores) / n if n else math.nan
+        histogram = [0] * HISTOGRAM_BINS
+        for score, count in self._scores.items():
+            histogram[histogram_bin(score)] += count
         tools = sorted(
             (ToolStat(t, e, f) for t, (e, f) in self._tools.items()),
             key=lambda s: (-s.failure_rate, -s.failed, s.tool),
@@ -305,7 +385,7 @@ class AggregateBuilder:
             maximum=max(self._scores) if n else math.nan,
             percentiles=tuple(zip(PERCENTILES, percentiles(self._scores, n, PERCENTILES))),
             grades=tuple((g, self._grades.get(g, 0)) for g in GRADE_ORDER),
-            histogram=tuple(self._histogram),
+            histogram=tuple(histogram),
             tools=tuple(tools),
             findings=tuple(findings),
             worst=tuple(worst),

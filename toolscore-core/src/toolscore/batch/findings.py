@@ -28,47 +28,65 @@ FINDING_CODES = (
 )
 
 
-def summarize(result: EvaluationResult) -> tuple[dict[str, int], dict[str, list[int]]]:
+def summarize(result: EvaluationResult) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
     """``(findings, tools)``: counts per finding code (zeros left out), and per expected tool
-    ``[expected calls, failed calls]`` where failed is missing or with wrong arguments."""
+    ``{"expected": calls, "failed": calls}`` where failed is missing or with wrong arguments.
+
+    Both are in the shape the result line stores, so they are serialized as they are. This
+    runs once per case next to the evaluation, so it is written for speed: one pass over the
+    expected calls for the counts, then only the pairs and the unpaired calls for failures.
+    """
     findings: dict[str, int] = {}
-    tools: dict[str, list[int]] = {}
+    tools: dict[str, dict[str, int]] = {}
     alignment = result.alignment
     gold, trace = result.gold_calls, result.trace_calls
-    # expected index -> correct arguments of its pair (absent: unpaired)
-    paired: dict[int, int] = (
-        {e: c for (e, _a), c in zip(alignment.pairs, alignment.correct)} if alignment else {}
-    )
-    missing = wrong = 0
-    for index, call in enumerate(gold):
+    for call in gold:
         counts = tools.get(call.tool)
         if counts is None:
-            counts = tools[call.tool] = [0, 0]
-        counts[0] += 1
-        correct = paired.get(index)
-        if correct is None:
-            missing += 1
-            counts[1] += 1
-        elif call.args is not None and correct < len(call.args):
-            wrong += 1
-            counts[1] += 1
+            tools[call.tool] = {"expected": 1, "failed": 0}
+        else:
+            counts["expected"] += 1
+    wrong = 0
+    if alignment is not None:
+        pairs = alignment.pairs
+        missing = len(gold) - len(pairs)
+        if missing:
+            matched = {e for e, _a in pairs}
+            for index, call in enumerate(gold):
+                if index not in matched:
+                    tools[call.tool]["failed"] += 1
+        for (e, _a), correct in zip(pairs, alignment.correct):
+            args = gold[e].args
+            if args is not None and correct < len(args):
+                wrong += 1
+                tools[gold[e].tool]["failed"] += 1
+        unexpected = len(trace) - len(pairs)
+    else:  # nothing paired
+        missing = len(gold)
+        for counts in tools.values():
+            counts["failed"] = counts["expected"]
+        unexpected = max(0, len(trace) - len(gold))
     if missing:
         findings["missing_call"] = missing
     if wrong:
         findings["wrong_arguments"] = wrong
-    unexpected = (
-        len(trace) - len(paired) if alignment is not None else max(0, len(trace) - len(gold))
-    )
-    errors = sum(1 for call in trace if call.is_error)
-    violations = len(result.policy_violations)
-    security = result.metrics.get("security_metrics") or {}
-    credentials = int(security.get("secret_count", 0) or 0)
-    for code, count in (
-        ("unexpected_call", unexpected),
-        ("call_error", errors),
-        ("forbidden_call", violations),
-        ("credential", credentials),
-    ):
-        if count:
-            findings[code] = count
+    if unexpected:
+        findings["unexpected_call"] = unexpected
+    errors = 0
+    for call in trace:
+        if call.is_error:
+            errors += 1
+    if errors:
+        findings["call_error"] = errors
+    metrics = result.metrics
+    policy = metrics.get("policy_metrics")
+    if policy:
+        violations = len(policy.get("violations", ()))
+        if violations:
+            findings["forbidden_call"] = violations
+    security = metrics.get("security_metrics")
+    if security:
+        credentials = int(security.get("secret_count", 0) or 0)
+        if credentials:
+            findings["credential"] = credentials
     return findings, tools

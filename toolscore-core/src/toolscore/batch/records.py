@@ -1,19 +1,28 @@
 """The values that travel between the reader, the workers and the writer.
 
-All are frozen and picklable: a batch of :class:`Case` goes to a worker (another process or a
-Dask node) and a list of :class:`CaseResult` / :class:`CaseError` comes back. A result carries
-its output line already serialized by the worker, so the parent only writes and tallies.
+All are picklable. A batch goes to a worker (another process or a Dask node) as raw JSON
+Lines bytes or as :class:`Case` values, and a :class:`BatchOutcome` comes back: the output
+lines already serialized, one compact :data:`Row` per case and the batch's aggregate tally, so
+the parent only writes bytes and merges. :class:`CaseResult` objects are made from rows only
+for a caller that iterates the results.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from toolscore.errors import InputError
+
+if TYPE_CHECKING:
+    from toolscore.batch.aggregate import Tally
+
+#: One scored case as a worker sends it back: ``(id, source, score, grade)``. The rest of
+#: the case is in its output line.
+Row = tuple[str, str, float, str]
 
 
 @attrs.frozen
@@ -111,3 +120,37 @@ class CaseResult:
             )
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"not a result line: missing or malformed {exc}") from None
+
+
+@attrs.frozen
+class BatchOutcome:
+    """What a worker returns for one batch.
+
+    ``lines`` are the output lines of the scored cases, in order, ASCII, each ending in a
+    newline: exactly the bytes ``--out`` gets. ``rows`` has one :data:`Row` per line.
+    ``errors`` are the bad records, each with the number of rows before it, so that the
+    batch's order can be rebuilt (``fail_fast`` stops exactly there). ``tally`` is the
+    aggregate's share of the rows.
+    """
+
+    lines: bytes
+    rows: tuple[Row, ...]
+    errors: tuple[tuple[int, CaseError], ...]
+    tally: Tally
+
+    def results(self) -> list[CaseResult]:
+        """The results as :class:`CaseResult` values, read back from the lines: made only for
+        a caller that iterates the results (the parent itself needs only the rows)."""
+        return [CaseResult.from_line(line.decode("ascii")) for line in self.lines.splitlines()]
+
+    def in_order(self) -> list[CaseResult | CaseError]:
+        """Results and bad records interleaved as they were in the dataset."""
+        results = self.results()
+        out: list[CaseResult | CaseError] = []
+        done = 0
+        for before, error in self.errors:
+            out.extend(results[done:before])
+            done = before
+            out.append(error)
+        out.extend(results[done:])
+        return out

@@ -61,10 +61,14 @@ class ResultsWriter:
 
     def write_lines(self, lines: Iterable[str]) -> None:
         """Queue one batch of ``lines`` (each ending in a newline) to append whole and fsync."""
+        self.write_bytes("".join(lines).encode("utf-8"))
+
+    def write_bytes(self, data: bytes) -> None:
+        """Queue one batch of complete lines, already encoded, to append whole and fsync."""
         if self._fd is None:
             raise ValueError("the results file is closed")
         self._check()
-        self._queue.put("".join(lines).encode("utf-8"))
+        self._queue.put(data)
 
     def close(self) -> None:
         """Wait until every queued batch is on disk, then close the file."""

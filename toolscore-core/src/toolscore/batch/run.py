@@ -1,13 +1,17 @@
 """``evaluate_dataset``: the one pipeline behind the Python API and ``toolscore eval-batch``.
 
-reader (lazy) ─▶ batches of records ─▶ executor (in order) ─▶ writer (append + fsync) ─▶ caller
-                                                        └──▶ aggregate (bounded memory)
+reader (raw lines) ─▶ batches ─▶ executor: score, serialize, tally ─▶ parent, in order:
+                                      append the lines (+ fsync), merge the tally ─▶ caller
+
+The parent does as little as it can per case (with several workers it shares the machine
+with them): it hands out raw lines and gets back serialized lines and a per-batch tally.
 
 Design of the API: :func:`evaluate_dataset` returns a :class:`DatasetRun`, an iterator of
 per-case :class:`CaseResult` in dataset order; once it is exhausted, ``run.aggregate`` holds
 the :class:`Aggregate`. An iterator object (rather than a generator returning the aggregate
 through ``StopIteration.value``) lets a plain ``for`` loop get both, and ``run.finish()``
-drains what is left when only the aggregate is wanted.
+drains what is left when only the aggregate is wanted, without making a result object per
+case.
 """
 
 from __future__ import annotations
@@ -19,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 from toolscore.batch.aggregate import Aggregate, AggregateBuilder, load_baseline
 from toolscore.batch.executors import ExecutorOptions
-from toolscore.batch.records import BadRecordError, Case, CaseError, CaseResult
+from toolscore.batch.records import BadRecordError, BatchOutcome, Case, CaseError, CaseResult
 from toolscore.batch.results_file import ResultsWriter, read_results
 from toolscore.batch.scoring import BatchJob, ScoringOptions, score_batch, use_plugin_manager
-from toolscore.batch.sources import Dataset, case_id_of
+from toolscore.batch.sources import Dataset, case_id_of, record_id
 from toolscore.errors import InputError, MissingPluginError
 from toolscore.first_party import install_hint, provider_of
 
@@ -31,6 +35,10 @@ if TYPE_CHECKING:
 
 #: Cases per work unit: big enough that pickling and fsync are noise, small enough to spread.
 DEFAULT_BATCH_SIZE = 128
+
+#: A settled batch: how many records it held (results and bad records), and its results,
+#: made only if asked for.
+_Settled = tuple[int, Callable[[], list[CaseResult]]]
 
 
 class DatasetRun(Iterator[CaseResult]):
@@ -74,13 +82,19 @@ class DatasetRun(Iterator[CaseResult]):
         self._on_error = on_error
         self._pm = plugin_manager
         self._aggregate: Aggregate | None = None
-        self._iterator = self._generate()
+        self._batches = self._generate()
+        self._pending: Iterator[CaseResult] = iter(())
 
     def __iter__(self) -> DatasetRun:
         return self
 
     def __next__(self) -> CaseResult:
-        return next(self._iterator)
+        while True:
+            result = next(self._pending, None)
+            if result is not None:
+                return result
+            _count, results = next(self._batches)
+            self._pending = iter(results())
 
     @property
     def aggregate(self) -> Aggregate:
@@ -89,15 +103,22 @@ class DatasetRun(Iterator[CaseResult]):
             raise RuntimeError("the run is not finished: iterate it (or call finish()) first")
         return self._aggregate
 
-    def finish(self) -> Aggregate:
-        """Run to the end, dropping the per-case results, and return the aggregate."""
-        for _ in self:
-            pass
+    def finish(self, progress: Callable[[int], None] | None = None) -> Aggregate:
+        """Run to the end, dropping the per-case results, and return the aggregate.
+
+        ``progress`` is called after each batch with the number of records it settled
+        (results and bad records): what a progress bar needs, without a result object per
+        case.
+        """
+        self._pending = iter(())
+        for count, _results in self._batches:
+            if progress is not None:
+                progress(count)
         return self.aggregate
 
     def close(self) -> None:
         """Stop early: release the executor and the output file."""
-        self._iterator.close()
+        self._batches.close()
 
     def __enter__(self) -> DatasetRun:
         return self
@@ -107,7 +128,7 @@ class DatasetRun(Iterator[CaseResult]):
 
     # -- the pipeline ---------------------------------------------------------------------------
 
-    def _generate(self) -> Generator[CaseResult, None, None]:
+    def _generate(self) -> Generator[_Settled, None, None]:
         pm = self._pm
         if pm is None:
             from toolscore.plugins import get_plugin_manager
@@ -135,38 +156,85 @@ class DatasetRun(Iterator[CaseResult]):
         executor = _executor(pm, self._executor_name, self._executor_options)
         writer = ResultsWriter(self._out, append=self._resume) if self._out is not None else None
         try:
-            for outcomes in executor.map_batches(score_batch, self._jobs(done)):
-                kept: list[CaseResult] = []
-                fatal: CaseError | None = None
-                for outcome in outcomes:
-                    if isinstance(outcome, CaseError):
-                        if self._fail_fast:
-                            fatal = outcome
-                            break
-                        builder.add(outcome)
-                        if self._on_error is not None:
-                            self._on_error(outcome)
-                        continue
-                    builder.add(outcome)
-                    kept.append(outcome)
-                if writer is not None and kept:
-                    writer.write_lines(result.line for result in kept)
-                yield from kept
-                if fatal is not None:
-                    raise BadRecordError(fatal)
+            for outcome in executor.map_batches(score_batch, self._jobs(done)):
+                if self._fail_fast and outcome.errors:
+                    yield from self._settle_in_order(outcome, builder, writer)
+                    continue
+                for _before, error in outcome.errors:
+                    builder.add(error)
+                    if self._on_error is not None:
+                        self._on_error(error)
+                builder.merge(outcome.tally, outcome.rows)
+                if writer is not None and outcome.lines:
+                    writer.write_bytes(outcome.lines)
+                yield len(outcome.rows) + len(outcome.errors), outcome.results
         finally:
             executor.close()
             if writer is not None:
                 writer.close()
         self._aggregate = builder.build()
 
+    def _settle_in_order(
+        self, outcome: BatchOutcome, builder: AggregateBuilder, writer: ResultsWriter | None
+    ) -> Iterator[_Settled]:
+        """A batch case by case, in dataset order: for a stop in the middle of it
+        (``fail_fast``), where only the results before the bad record count."""
+        kept: list[CaseResult] = []
+        fatal: CaseError | None = None
+        settled = 0
+        for item in outcome.in_order():
+            settled += 1
+            if isinstance(item, CaseError):
+                if self._fail_fast:
+                    fatal = item
+                    break
+                builder.add(item)
+                if self._on_error is not None:
+                    self._on_error(item)
+                continue
+            builder.add(item)
+            kept.append(item)
+        if writer is not None and kept:
+            writer.write_lines(result.line for result in kept)
+        yield settled, lambda: kept
+        if fatal is not None:
+            raise BadRecordError(fatal)
+
     def _jobs(self, done: set[str]) -> Iterator[BatchJob]:
+        if self.dataset.kind == "jsonl":
+            name = str(self.dataset.path)
+            for first, lines in self.dataset.line_batches(self._batch_size):
+                if done:
+                    lines = _blank_done(first, lines, done)
+                yield BatchJob(
+                    self._scoring,
+                    lines=b"".join(lines),
+                    name=name,
+                    first_line=first,
+                    worst=self._worst,
+                )
+            return
         records: Iterable[Case | CaseError] = iter(self.dataset)
         if done:
             records = (r for r in records if isinstance(r, CaseError) or case_id_of(r) not in done)
         iterator = iter(records)
         while batch := tuple(islice(iterator, self._batch_size)):
-            yield BatchJob(self._scoring, batch)
+            yield BatchJob(self._scoring, cases=batch, worst=self._worst)
+
+
+def _blank_done(first: int, lines: list[bytes], done: set[str]) -> list[bytes]:
+    """``lines`` with the records whose id is in ``done`` blanked (``--resume``): the line
+    numbers of the others stay right, and the worker skips blank lines."""
+    out: list[bytes] = []
+    for number, raw in enumerate(lines, first):
+        try:
+            text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError:
+            out.append(raw)  # the worker reports it
+            continue
+        case_id = record_id(text) if text.strip() else None
+        out.append(b"\n" if case_id is not None and case_id in done else raw)
+    return out
 
 
 def _executor(pm: ToolscorePluginManager, name: str, options: ExecutorOptions) -> Any:

@@ -1,10 +1,16 @@
 """The work unit: score a batch of cases, in whichever process the executor chose.
 
 :func:`score_batch` is a plain module-level function over picklable values, so a process pool
-or a Dask worker can run it. Each case goes through core's own pieces: gold parsing (matcher
-forms such as ``{"$regex": ...}``), trace extraction (any supported format), then
-:func:`toolscore.evaluate`. A bad record becomes a :class:`CaseError` whose one line names the
-file, the line and the JSON path; it never stops the batch.
+or a Dask worker can run it. A batch is either raw JSON Lines bytes (decoded and parsed here,
+in the worker) or prepared :class:`Case` values (gold/ + traces/ folders, OTLP exports). Each
+case goes through core's own pieces: gold parsing (matcher forms such as ``{"$regex": ...}``),
+trace extraction (any supported format), then :func:`toolscore.evaluate`. A bad record becomes
+a :class:`CaseError` whose one line names the file, the line and the JSON path; it never stops
+the batch.
+
+The worker also does what would otherwise load the parent: it serializes the output lines
+(to bytes, ready to append) and tallies the batch's share of the aggregate. The parent then
+only writes and merges, which is what lets ``--workers 2`` use both cores for scoring.
 """
 
 from __future__ import annotations
@@ -17,9 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from toolscore.batch.aggregate import tally
 from toolscore.batch.findings import summarize
-from toolscore.batch.records import Case, CaseError, CaseResult
+from toolscore.batch.records import BatchOutcome, Case, CaseError, Row
 from toolscore.errors import InputError, MissingPluginError
+from toolscore.model import calls_from_dicts
 from toolscore.result import letter_grade
 
 if TYPE_CHECKING:
@@ -41,10 +49,20 @@ class ScoringOptions:
 
 @attrs.frozen
 class BatchJob:
-    """A picklable batch of records and the options to score them with."""
+    """A picklable batch and the options to score it with.
+
+    JSON Lines datasets travel as ``lines``: consecutive raw lines of the file ``name``,
+    the first being line ``first_line`` (blank lines are kept, so the numbering holds, and
+    skipped). Other datasets travel as ``cases``. ``worst`` is how many worst cases the
+    run reports: the batch's tally keeps that many.
+    """
 
     options: ScoringOptions
-    cases: tuple[Case | CaseError, ...]
+    cases: tuple[Case | CaseError, ...] = ()
+    lines: bytes = b""
+    name: str = ""
+    first_line: int = 1
+    worst: int = 10
 
 
 _MANAGERS: dict[tuple[bool, tuple[str, ...]], ToolscorePluginManager] = {}
@@ -71,12 +89,12 @@ def use_plugin_manager(options: ScoringOptions, pm: ToolscorePluginManager) -> N
     _MANAGERS[(options.no_plugins, options.disabled)] = pm
 
 
-def score_batch(job: BatchJob) -> list[CaseResult | CaseError]:
+def score_batch(job: BatchJob) -> BatchOutcome:
     """Score every case of ``job``, in order; errors already found by the reader pass through.
 
-    The cyclic garbage collector is paused for the batch, as ``evaluate()`` pauses it for one
-    evaluation and for the same reason: a batch allocates many acyclic objects that live
-    until it returns, so collections in between would walk them and free nothing.
+    The cyclic garbage collector is paused for the batch: a batch allocates many acyclic
+    objects that live until it returns, so collections in between would walk them and free
+    nothing.
     """
     if not gc.isenabled():
         return _score_batch(job)
@@ -87,64 +105,34 @@ def score_batch(job: BatchJob) -> list[CaseResult | CaseError]:
         gc.enable()
 
 
-def _score_batch(job: BatchJob) -> list[CaseResult | CaseError]:
-    pm = _manager(job.options)
-    out: list[CaseResult | CaseError] = []
+def _score_batch(job: BatchJob) -> BatchOutcome:
+    scorer = _Scorer(job.options, _manager(job.options))
     for case in job.cases:
         if isinstance(case, CaseError):
-            out.append(case)
-            continue
-        try:
-            out.append(score_case(case, job.options, pm))
-        except InputError as exc:
-            out.append(CaseError(case.source, str(exc), case.id))
-        except (MissingPluginError, ValueError, TypeError) as exc:
-            out.append(CaseError(case.source, f"{case.source}: {exc}", case.id))
-    return out
-
-
-def score_case(case: Case, options: ScoringOptions, pm: ToolscorePluginManager) -> CaseResult:
-    """Score one case; raises :class:`InputError` (file, line, JSON path) for a bad record."""
-    from toolscore.evaluation import evaluate
-
-    case_id, expected, actual, locate = _calls(case, options, pm)
-    try:
-        result = evaluate(
-            expected,
-            actual,
-            options.weights,
-            options.strict,
-            list(options.forbidden) if options.forbidden is not None else None,
-            plugin_manager=pm,
-        )
-    except (ValueError, TypeError) as exc:
-        if locate is not None:
-            locate()  # core's loaders name the JSON path of what evaluate() refused
-        raise InputError(str(exc), source=case.source) from None
-    findings, tools = summarize(result)
-    score = result.score
-    grade = letter_grade(score)  # result.grade would compute the score again
-    line = json.dumps(
-        {
-            "id": case_id,
-            "score": score,
-            "grade": grade,
-            "metrics": result.metrics,
-            "findings": findings,
-            "tools": {t: {"expected": e, "failed": f} for t, (e, f) in tools.items()},
-            "calls": {"expected": len(result.gold_calls), "actual": len(result.trace_calls)},
-            "source": case.source,
-        },
-        default=_json_default,
-    )
-    return CaseResult(
-        id=case_id,
-        source=case.source,
-        score=score,
-        grade=grade,
-        findings=tuple(sorted(findings.items())),
-        tools=tuple(sorted((t, e, f) for t, (e, f) in tools.items())),
-        line=line + "\n",
+            scorer.errors.append((len(scorer.rows), case))
+        else:
+            scorer.add(case.source, case, case.id)
+    if job.lines:
+        name, number = job.name, job.first_line
+        for raw in job.lines.split(b"\n"):
+            if raw.strip():
+                source = f"{name}:{number}"
+                try:
+                    text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                except UnicodeDecodeError as exc:
+                    message = (
+                        f"{source}: expected UTF-8 text, got an undecodable byte at column "
+                        f"{exc.start + 1}"
+                    )
+                    scorer.errors.append((len(scorer.rows), CaseError(source, message)))
+                else:
+                    scorer.add(source, text, None)
+            number += 1
+    return BatchOutcome(
+        lines="".join(scorer.lines).encode("ascii"),
+        rows=tuple(scorer.rows),
+        errors=tuple(scorer.errors),
+        tally=tally(scorer.rows, scorer.details, job.worst),
     )
 
 
@@ -155,16 +143,121 @@ def _json_default(value: Any) -> Any:
     return repr(value)
 
 
+def _make_encoder() -> Callable[[Any], str]:
+    """``json.dumps(value, default=_json_default)``, built once instead of once per line.
+
+    The C encoder is made once and without the circular-reference bookkeeping (a dict insert
+    and delete per container, and the metrics are many small containers): evaluation
+    results are trees. A cycle would end in ``RecursionError``, which makes the case a bad
+    record as ``json.dumps``'s ``ValueError`` would.
+    """
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # no C accelerator: the standard path, same output
+        return lambda value: json.dumps(value, default=_json_default)
+    encoder = make(
+        None, _json_default, json.encoder.encode_basestring_ascii, None, ": ", ", ",
+        False, False, True,
+    )  # fmt: skip
+
+    def encode(value: Any) -> str:
+        return "".join(encoder(value, 0))
+
+    return encode
+
+
+_encode = _make_encoder()
+
+
+class _Scorer:
+    """Scores the cases of one batch, with the options and the manager resolved once, and
+    collects what the batch sends back."""
+
+    def __init__(self, options: ScoringOptions, pm: ToolscorePluginManager) -> None:
+        from toolscore.evaluation import evaluate
+
+        self.options = options
+        self.pm = pm
+        self._evaluate = evaluate
+        self._forbidden = list(options.forbidden) if options.forbidden is not None else None
+        self.lines: list[str] = []
+        self.rows: list[Row] = []
+        self.details: list[tuple[dict[str, int], dict[str, dict[str, int]]]] = []
+        self.errors: list[tuple[int, CaseError]] = []
+
+    def add(self, source: str, item: str | Case, known_id: str | None) -> None:
+        """Score one case (``item``: a JSON Lines record's text, or a prepared case); a bad
+        record becomes a :class:`CaseError` in :attr:`errors`."""
+        try:
+            self._score(source, item)
+        except InputError as exc:
+            self.errors.append((len(self.rows), CaseError(source, str(exc), known_id)))
+        except (MissingPluginError, ValueError, TypeError, RecursionError) as exc:
+            message = f"{source}: {exc}"
+            self.errors.append((len(self.rows), CaseError(source, message, known_id)))
+
+    def _score(self, source: str, item: str | Case) -> None:
+        if isinstance(item, str):
+            record = _decode(item, source)
+            if not isinstance(record, Mapping):
+                raise InputError(
+                    f"expected an object with id, expected and actual, got {_kind(record)}",
+                    source=source,
+                    path="$",
+                )
+            case_id, expected, actual, raw = _from_record(
+                record, item, source, self.options, self.pm
+            )
+        else:
+            case_id, expected, actual, raw = _calls(item, self.options, self.pm)
+        pm = self.pm
+        try:
+            result = self._evaluate(
+                expected,
+                actual,
+                self.options.weights,
+                self.options.strict,
+                self._forbidden,
+                plugin_manager=pm,
+            )
+        except (ValueError, TypeError) as exc:
+            if raw is not None:  # core's loaders name the JSON path of what evaluate() refused
+                _expected(raw[0], raw[2], source, pm)
+                _actual(raw[1], "auto", source, pm)
+            raise InputError(str(exc), source=source) from None
+        findings, tools = summarize(result)
+        score = result.score
+        grade = letter_grade(score)  # result.grade would compute the score again
+        self.lines.append(
+            _encode(
+                {
+                    "id": case_id,
+                    "score": score,
+                    "grade": grade,
+                    "metrics": result.metrics,
+                    "findings": findings,
+                    "tools": tools,
+                    "calls": {
+                        "expected": len(result.gold_calls),
+                        "actual": len(result.trace_calls),
+                    },
+                    "source": source,
+                }
+            )
+            + "\n"
+        )
+        self.rows.append((case_id, source, score, grade))
+        self.details.append((findings, tools))
+
+
+#: A record's own ``(expected, actual, text)``, kept to locate what ``evaluate()`` refused.
+_Raw = tuple[Any, Any, "str | None"]
+
+
 def _calls(
     case: Case, options: ScoringOptions, pm: ToolscorePluginManager
-) -> tuple[str, Any, Any, Callable[[], None] | None]:
-    """``(id, expected, actual, locate)`` of a case.
-
-    A record in the default format is handed to ``evaluate()`` as it is (so a batch scores
-    exactly as a loop over ``evaluate()`` would); ``locate`` then re-reads it with core's
-    loaders, only if ``evaluate()`` refuses it, to name the JSON path of the problem.
-    Files and records with a format are read with the loaders straight away.
-    """
+) -> tuple[str, Any, Any, _Raw | None]:
+    """``(id, expected, actual, raw)`` of a prepared case (folder pair, OTLP trace, or a
+    decoded record); see :func:`_from_record`."""
     from toolscore.loading import load_gold_standard, load_trace
 
     if case.files is not None:
@@ -175,7 +268,7 @@ def _calls(
         actual = load_trace(trace_file, format=options.format, plugin_manager=pm)
         return case.id or Path(trace_file).stem, expected, actual, None
     if case.text is not None:
-        record, text = _decode(case), case.text
+        record, text = _decode(case.text, case.source), case.text
     else:
         record, text = case.record, None
     if not isinstance(record, Mapping):
@@ -184,19 +277,16 @@ def _calls(
             source=case.source,
             path="$",
         )
-    return _from_record(record, text, case, options, pm)
+    return _from_record(record, text, case.source, options, pm)
 
 
-def _decode(case: Case) -> Any:
-    assert case.text is not None
+def _decode(text: str, source: str) -> Any:
     try:
-        return json.loads(case.text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(
-            f"invalid JSON at column {exc.colno}: {exc.msg}", source=case.source
-        ) from None
+        raise InputError(f"invalid JSON at column {exc.colno}: {exc.msg}", source=source) from None
     except RecursionError:
-        raise InputError("invalid JSON: nested too deeply", source=case.source) from None
+        raise InputError("invalid JSON: nested too deeply", source=source) from None
 
 
 def _kind(value: Any) -> str:
@@ -208,36 +298,62 @@ def _kind(value: Any) -> str:
 def _from_record(
     record: Mapping[str, Any],
     text: str | None,
-    case: Case,
+    source: str,
     options: ScoringOptions,
     pm: ToolscorePluginManager,
-) -> tuple[str, Any, Any, Callable[[], None] | None]:
-    source = case.source
+) -> tuple[str, Any, Any, _Raw | None]:
+    """``(id, expected, actual, raw)`` of a record, its id and keys checked.
+
+    A record in the default format is handed to ``evaluate()`` as it is (so a batch scores
+    exactly as a loop over ``evaluate()`` would) and ``raw`` keeps it: only if ``evaluate()``
+    refuses it are core's loaders run on it, to name the JSON path of the problem. A record
+    with a format is read by the loaders straight away (``raw`` is then ``None``).
+    """
     case_id = record.get("id")
     if isinstance(case_id, bool) or not isinstance(case_id, (str, int)) or case_id == "":
         got = "nothing" if case_id is None else _kind(case_id)
         raise InputError(
             f"expected a non-empty string or integer id, got {got}", source=source, path="$.id"
         )
-    for key in ("expected", "actual"):
-        if key not in record:
-            raise InputError(f"missing {key!r}", source=source, path=f"$.{key}")
+    if "expected" not in record:
+        raise InputError("missing 'expected'", source=source, path="$.expected")
+    if "actual" not in record:
+        raise InputError("missing 'actual'", source=source, path="$.actual")
     fmt = record.get("format", options.format)
     if not isinstance(fmt, str):
         raise InputError(
             f"expected a format name, got {_kind(fmt)}", source=source, path="$.format"
         )
-    expected_value, actual_value = record["expected"], record["actual"]
-    if fmt == "auto":
+    expected, actual = record["expected"], record["actual"]
+    case_id = case_id if type(case_id) is str else str(case_id)
+    if fmt != "auto":
+        return (
+            case_id,
+            _expected(expected, text, source, pm),
+            _actual(actual, fmt, source, pm),
+            None,
+        )
+    return case_id, _plain_gold(expected, text), actual, (expected, actual, text)
 
-        def locate() -> None:
-            _expected(expected_value, text, source, pm)
-            _actual(actual_value, fmt, source, pm)
 
-        return str(case_id), expected_value, actual_value, locate
-    expected = _expected(expected_value, text, source, pm)
-    actual = _actual(actual_value, fmt, source, pm)
-    return str(case_id), expected, actual, None
+def _plain_gold(expected: Any, text: str | None) -> Any:
+    """``expected`` as the calls ``evaluate()`` would make of it, when that is a plain
+    conversion; else ``expected`` unchanged, for ``evaluate()`` to read.
+
+    ``evaluate()`` converts a flat gold list with ``calls_from_dicts`` after walking every
+    argument for ``$`` matcher forms (``{"$regex": ...}``). A record whose text holds no
+    ``"$`` (nor ``$`` written as a ``u0024`` escape) cannot contain one, so the walk, a good
+    part of the gold's cost, is skipped and ``evaluate()`` gets the very calls it would have
+    built (it takes calls as they are). Anything ``calls_from_dicts`` refuses (a structured
+    step, a call without a tool) goes to ``evaluate()`` as it is, which reads it or reports
+    it.
+    """
+    if text is None or type(expected) is not list or '"$' in text or "\\u0024" in text:
+        return expected
+    try:
+        return calls_from_dicts(expected)
+    except (ValueError, TypeError):
+        return expected
 
 
 def _expected(value: Any, text: str | None, source: str, pm: ToolscorePluginManager) -> Any:

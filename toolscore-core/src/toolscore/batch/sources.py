@@ -1,8 +1,9 @@
 """Dataset readers: a JSON Lines file of cases, a gold/ + traces/ folder pair, OTLP exports.
 
-Each reader is a lazy iterator of :class:`Case` (or :class:`CaseError` for a record it could
-not even delimit) and holds one record at a time: memory stays flat whatever the dataset size.
-Parsing and extraction happen in the workers, not here.
+Each reader is lazy and holds one batch at a time: memory stays flat whatever the dataset
+size. Parsing and extraction happen in the workers, not here: a JSON Lines file is handed out
+as raw lines (:meth:`Dataset.line_batches`), the other shapes as :class:`Case` values (or a
+:class:`CaseError` for a record the reader could not even delimit).
 
 - ``cases.jsonl``: one ``{"id", "expected", "actual", "format"?}`` object per line; ``actual``
   is anything core's extraction reads (call lists, OpenAI, Anthropic, ... responses).
@@ -18,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +61,21 @@ class Dataset:
             assert self.gold_dir is not None
             return _otlp_cases(self.path, self.gold_dir)
         return _jsonl_cases(self.path)
+
+    def line_batches(self, size: int) -> Iterator[tuple[int, list[bytes]]]:
+        """A JSON Lines dataset as ``(first line number, raw lines)``, ``size`` lines at a time.
+
+        Nothing is decoded or parsed here: the worker does that, so the reading process stays
+        idle enough to keep several workers fed. Blank lines are included (they keep the
+        numbering; the worker skips them).
+        """
+        if self.kind != "jsonl":
+            raise ValueError(f"line_batches reads JSON Lines datasets, not {self.kind}")
+        with self.path.open("rb") as handle:
+            number = 1
+            while lines := list(islice(handle, size)):
+                yield number, lines
+                number += len(lines)
 
     def count(self) -> int | None:
         """How many records there are, cheaply (a byte scan or a listing), or ``None``."""
@@ -198,8 +215,13 @@ def case_id_of(case: Case) -> str | None:
         return case.id
     if case.text is None:
         return None
+    return record_id(case.text)
+
+
+def record_id(text: str) -> str | None:
+    """The ``id`` of a JSON Lines record, or ``None`` when it has none or does not parse."""
     try:
-        value = json.loads(case.text)
+        value = json.loads(text)
     except (ValueError, RecursionError):
         return None
     found = value.get("id") if isinstance(value, dict) else None

@@ -161,11 +161,9 @@ def command(
         )
         progress = Progress(run.dataset.count() if sys.stderr.isatty() else None)
         try:
-            for _ in run:
-                progress.advance()
+            aggregate = run.finish(progress=progress.advance)
         finally:
             progress.close()
-        aggregate = run.aggregate
         _write_reports(aggregate, json_report, markdown, html)
     from toolscore.batch.report import print_summary
 
