@@ -1,6 +1,6 @@
 """The aggregate of a run, built in bounded memory from per-batch tallies.
 
-A worker tallies its own batch (:func:`tally`): a count per distinct score and per grade,
+A worker tallies its own batch (:class:`BatchTally`): a count per distinct score and per grade,
 per-tool and per-finding counters, and its few worst cases. The parent only merges these
 (:meth:`AggregateBuilder.merge`), a handful of dictionary updates per batch, so with many
 workers the parent does not become the bottleneck. Results read back from a file
@@ -200,7 +200,7 @@ def _num(value: float) -> float | None:
 
 @attrs.frozen
 class Tally:
-    """One batch's share of the aggregate (picklable; see :func:`tally`).
+    """One batch's share of the aggregate (picklable; see :class:`BatchTally`).
 
     ``worst`` holds ``(score, row index)`` of the batch's lowest scores, ties to the
     earlier row: enough for the run's worst cases, whatever the other batches hold.
@@ -214,37 +214,44 @@ class Tally:
     worst: tuple[tuple[float, int], ...]
 
 
-def tally(
-    rows: Sequence[Row],
-    details: Sequence[tuple[Mapping[str, int], Mapping[str, Mapping[str, int]]]],
-    worst: int,
-) -> Tally:
-    """The :class:`Tally` of a batch's scored cases: ``rows`` in dataset order, and for each
-    its ``(findings, tools)`` as :func:`~toolscore.batch.findings.summarize` gives them."""
-    tools: dict[str, list[int]] = {}
-    finding_cases: dict[str, int] = {}
-    finding_counts: dict[str, int] = {}
-    for findings, case_tools in details:
-        for tool, counts in case_tools.items():
-            total = tools.get(tool)
+class BatchTally:
+    """Builds a batch's :class:`Tally` where the batch is scored, one case at a time (so the
+    per-case counts can be dropped as soon as the case's line is written)."""
+
+    def __init__(self) -> None:
+        self.tools: dict[str, list[int]] = {}
+        self.finding_cases: dict[str, int] = {}
+        self.finding_counts: dict[str, int] = {}
+
+    def count(self, findings: Mapping[str, int], tools: Mapping[str, Mapping[str, int]]) -> None:
+        """Add one case's ``(findings, tools)`` as :func:`~toolscore.batch.findings.summarize`
+        gives them."""
+        totals = self.tools
+        for tool, counts in tools.items():
+            total = totals.get(tool)
             if total is None:
-                tools[tool] = [counts["expected"], counts["failed"]]
+                totals[tool] = [counts["expected"], counts["failed"]]
             else:
                 total[0] += counts["expected"]
                 total[1] += counts["failed"]
-        for code, count in findings.items():
-            finding_cases[code] = finding_cases.get(code, 0) + 1
-            finding_counts[code] = finding_counts.get(code, 0) + count
-    scores = [row[2] for row in rows]
-    lowest = heapq.nsmallest(worst, zip(scores, range(len(scores)))) if worst > 0 else []
-    return Tally(
-        scores=dict(Counter(scores)),
-        grades=dict(Counter(row[3] for row in rows)),
-        tools=tools,
-        finding_cases=finding_cases,
-        finding_counts=finding_counts,
-        worst=tuple(lowest),
-    )
+        if findings:
+            cases, sums = self.finding_cases, self.finding_counts
+            for code, count in findings.items():
+                cases[code] = cases.get(code, 0) + 1
+                sums[code] = sums.get(code, 0) + count
+
+    def finish(self, rows: Sequence[Row], worst: int) -> Tally:
+        """The tally of the counted cases, whose ``rows`` are given in dataset order."""
+        scores = [row[2] for row in rows]
+        lowest = heapq.nsmallest(worst, zip(scores, range(len(scores)))) if worst > 0 else []
+        return Tally(
+            scores=dict(Counter(scores)),
+            grades=dict(Counter(row[3] for row in rows)),
+            tools=self.tools,
+            finding_cases=self.finding_cases,
+            finding_counts=self.finding_counts,
+            worst=tuple(lowest),
+        )
 
 
 class AggregateBuilder:

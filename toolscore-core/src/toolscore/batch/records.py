@@ -127,13 +127,15 @@ class BatchOutcome:
     """What a worker returns for one batch.
 
     ``lines`` are the output lines of the scored cases, in order, ASCII, each ending in a
-    newline: exactly the bytes ``--out`` gets. ``rows`` has one :data:`Row` per line.
+    newline: exactly the bytes ``--out`` gets. They stay one object per line, never joined
+    into one batch-sized buffer: the writer hands them to the kernel as they are, and the
+    batch's memory stays small enough to stay in the CPU's caches. ``rows`` has one :data:`Row` per line.
     ``errors`` are the bad records, each with the number of rows before it, so that the
     batch's order can be rebuilt (``fail_fast`` stops exactly there). ``tally`` is the
     aggregate's share of the rows.
     """
 
-    lines: bytes
+    lines: tuple[bytes, ...]
     rows: tuple[Row, ...]
     errors: tuple[tuple[int, CaseError], ...]
     tally: Tally
@@ -141,7 +143,7 @@ class BatchOutcome:
     def results(self) -> list[CaseResult]:
         """The results as :class:`CaseResult` values, read back from the lines: made only for
         a caller that iterates the results (the parent itself needs only the rows)."""
-        return [CaseResult.from_line(line.decode("ascii")) for line in self.lines.splitlines()]
+        return [CaseResult.from_line(line.decode("ascii")) for line in self.lines]
 
     def in_order(self) -> list[CaseResult | CaseError]:
         """Results and bad records interleaved as they were in the dataset."""

@@ -1,9 +1,12 @@
 """The ``--out`` file: appended one whole batch at a time, read back for resume and baselines.
 
-Writes are appends of complete lines followed by ``flush`` and ``fsync``, so after a crash
-(even ``kill -9``) the file holds every finished batch, plus at most one torn last line.
-:func:`read_results` drops that torn line (truncating the file back to the last newline),
-so a resumed run redoes exactly that case: nothing is lost and nothing is duplicated.
+Each batch is one append of complete lines. Once ``write`` returns, the lines are the
+kernel's: a killed process (even ``kill -9``) loses none of them, so the file holds every
+batch handed over, plus at most one torn last line if the kill landed mid-append. An
+``fsync`` follows at most every ``sync_interval`` seconds and at the end, which bounds what a
+machine crash can lose without paying a disk flush per batch. :func:`read_results` drops a
+torn last line (truncating the file back to the last newline), so a resumed run redoes
+exactly the cases not in the file: nothing is lost and nothing is duplicated.
 """
 
 from __future__ import annotations
@@ -11,29 +14,43 @@ from __future__ import annotations
 import os
 import queue
 import threading
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from toolscore.batch.records import CaseResult
 from toolscore.errors import InputError
 
+#: Buffers per ``writev`` call: POSIX guarantees at least 16; Linux takes 1024.
+_IOV_MAX = max(16, os.sysconf("SC_IOV_MAX")) if hasattr(os, "sysconf") else 16
+
 
 class ResultsWriter:
     """Appends result lines to ``path`` (created, or emptied unless ``append``).
 
-    Each :meth:`write_lines` call is one batch: its lines are written whole, then fsynced.
-    The write and the fsync run on a writer thread (fsync releases the GIL), so scoring goes
-    on while the disk catches up; at most ``pending`` batches wait. :meth:`close` waits
-    for every batch to be durable, and a disk error surfaces at the next call.
+    Each :meth:`write_chunks` (or :meth:`write_lines`) call is one batch, appended whole.
+    The appends and fsyncs run on a writer thread (both release the GIL), so scoring goes on
+    while the disk catches up; at most ``pending`` batches wait. :meth:`close` waits for
+    every batch to be durable, and a disk error surfaces at the next call.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, append: bool, pending: int = 4) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        append: bool,
+        pending: int = 4,
+        sync_interval: float = 1.0,
+    ) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | (0 if append else os.O_TRUNC)
         self._fd: int | None = os.open(self.path, flags, 0o666)
-        self._queue: queue.Queue[bytes | None] = queue.Queue(maxsize=pending)
+        self._queue: queue.Queue[Sequence[bytes] | None] = queue.Queue(maxsize=pending)
         self._error: BaseException | None = None
+        self._sync_interval = sync_interval
+        self._unsynced = False
+        self._synced_at = time.monotonic()
         self._thread = threading.Thread(target=self._drain, name="toolscore-results-writer")
         self._thread.daemon = True
         self._thread.start()
@@ -44,34 +61,56 @@ class ResultsWriter:
                 continue
             try:
                 self._append(data)
+                if time.monotonic() - self._synced_at >= self._sync_interval:
+                    self._sync()
             except BaseException as exc:  # reported to the caller by _check()
                 self._error = exc
+        if self._error is None and self._unsynced:
+            try:
+                self._sync()
+            except BaseException as exc:
+                self._error = exc
 
-    def _append(self, data: bytes) -> None:
+    def _sync(self) -> None:
         assert self._fd is not None
-        view = memoryview(data)
-        while view:
-            written = os.write(self._fd, view)
-            view = view[written:]
         os.fsync(self._fd)
+        self._unsynced = False
+        self._synced_at = time.monotonic()
+
+    def _append(self, chunks: Sequence[bytes]) -> None:
+        assert self._fd is not None
+        fd = self._fd
+        self._unsynced = True
+        if not hasattr(os, "writev"):  # Windows
+            _write_all(fd, b"".join(chunks))
+            return
+        # writev takes the lines as they are (no batch-sized copy); a short write (a full
+        # disk, a signal) is finished with plain writes before the next batch.
+        for start in range(0, len(chunks), _IOV_MAX):
+            group = chunks[start : start + _IOV_MAX]
+            written = os.writev(fd, group)
+            total = sum(len(chunk) for chunk in group)
+            if written < total:
+                _write_all(fd, b"".join(group)[written:])
 
     def _check(self) -> None:
         if self._error is not None:
             raise OSError(f"cannot write {self.path}: {self._error}") from self._error
 
     def write_lines(self, lines: Iterable[str]) -> None:
-        """Queue one batch of ``lines`` (each ending in a newline) to append whole and fsync."""
-        self.write_bytes("".join(lines).encode("utf-8"))
+        """Queue one batch of ``lines`` (each ending in a newline) to append whole."""
+        self.write_chunks([line.encode("utf-8") for line in lines])
 
-    def write_bytes(self, data: bytes) -> None:
-        """Queue one batch of complete lines, already encoded, to append whole and fsync."""
+    def write_chunks(self, chunks: Sequence[bytes]) -> None:
+        """Queue one batch of complete lines, already encoded, to append whole."""
         if self._fd is None:
             raise ValueError("the results file is closed")
         self._check()
-        self._queue.put(data)
+        if chunks:
+            self._queue.put(chunks)
 
     def close(self) -> None:
-        """Wait until every queued batch is on disk, then close the file."""
+        """Wait until every queued batch is appended and fsynced, then close the file."""
         if self._fd is None:
             return
         self._queue.put(None)
@@ -85,6 +124,12 @@ class ResultsWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def read_results(path: str | os.PathLike[str], *, repair: bool = False) -> Iterator[CaseResult]:

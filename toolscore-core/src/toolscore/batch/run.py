@@ -165,8 +165,8 @@ class DatasetRun(Iterator[CaseResult]):
                     if self._on_error is not None:
                         self._on_error(error)
                 builder.merge(outcome.tally, outcome.rows)
-                if writer is not None and outcome.lines:
-                    writer.write_bytes(outcome.lines)
+                if writer is not None:
+                    writer.write_chunks(outcome.lines)
                 yield len(outcome.rows) + len(outcome.errors), outcome.results
         finally:
             executor.close()
