@@ -108,10 +108,12 @@ def scan_group(group: str = ENTRY_POINT_GROUP) -> EntryPointScan:
 
 
 def _distributions(group: str, broken: list[BrokenDistribution]) -> Iterator[tuple[str, str, str]]:
-    """``(metadata folder, name, version)`` of each distribution on ``sys.path``, first wins.
+    """``(metadata folder, name, version)`` of each distribution on ``sys.path`` that may
+    declare entry points of ``group``; of two folders of one distribution, the first wins.
 
-    A folder whose METADATA cannot be read goes to ``broken`` when it may hold plugins of
-    ``group``; otherwise it is none of toolscore's business and is passed over silently.
+    Only those distributions' METADATA is read: it can run to hundreds of kilobytes (a long
+    README), and a environment holds a hundred distributions, few of them plugins. One whose
+    METADATA cannot be read goes to ``broken``.
     """
     seen: set[str] = set()
     for entry in sys.path:
@@ -123,18 +125,19 @@ def _distributions(group: str, broken: list[BrokenDistribution]) -> Iterator[tup
         for name in names:
             if not name.endswith((".dist-info", ".egg-info")):
                 continue
+            folder_name, folder_version = _folder_name_and_version(name)
+            if canonical_name(folder_name) in seen:
+                continue
+            seen.add(canonical_name(folder_name))
             info = os.path.join(folder, name)
+            if not _may_declare(info, group):
+                continue
             try:
                 dist, version = _name_and_version(info)
             except _Malformed as exc:
-                if _may_declare(info, group):
-                    dist, version = _folder_name_and_version(name)
-                    if canonical_name(dist) not in seen:
-                        seen.add(canonical_name(dist))
-                        broken.append(BrokenDistribution(dist, version, info, str(exc)))
+                broken.append(BrokenDistribution(folder_name, folder_version, info, str(exc)))
                 continue
-            if dist and canonical_name(dist) not in seen:
-                seen.add(canonical_name(dist))
+            if dist:
                 yield info, dist, version
 
 
@@ -158,6 +161,26 @@ def _read_text(path: str) -> str:
         ) from None
 
 
+def _read_headers(path: str) -> str:
+    """The header block of a metadata file (up to its first blank line), read in chunks."""
+    chunks: list[bytes] = []
+    with open(path, "rb") as handle:
+        while chunk := handle.read(8192):
+            chunks.append(chunk)
+            if b"\n\n" in chunk or b"\r\n\r\n" in chunk:
+                break
+    raw = b"".join(chunks)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start >= len(raw) - 4:  # a character cut at the chunk's end
+            return raw[: exc.start].decode("utf-8", "replace")
+        raise _Malformed(
+            f"{os.path.basename(path)} is not UTF-8 (byte 0x{raw[exc.start]:02x} at offset "
+            f"{exc.start})"
+        ) from None
+
+
 def _name_and_version(info: str) -> tuple[str, str]:
     """``Name`` and ``Version`` from the metadata headers (they come first; no parser needed).
 
@@ -165,7 +188,7 @@ def _name_and_version(info: str) -> tuple[str, str]:
     """
     for filename in ("METADATA", "PKG-INFO"):
         try:
-            text = _read_text(os.path.join(info, filename))
+            text = _read_headers(os.path.join(info, filename))
         except OSError:
             continue
         fields: dict[str, str] = {}
