@@ -112,7 +112,7 @@ def _distributions(group: str, broken: list[BrokenDistribution]) -> Iterator[tup
     declare entry points of ``group``; of two folders of one distribution, the first wins.
 
     Only those distributions' METADATA is read: it can run to hundreds of kilobytes (a long
-    README), and a environment holds a hundred distributions, few of them plugins. One whose
+    README), and an environment holds a hundred distributions, few of them plugins. One whose
     METADATA cannot be read goes to ``broken``.
     """
     seen: set[str] = set()
