@@ -8,10 +8,12 @@ With more, a :class:`concurrent.futures.ProcessPoolExecutor` runs the batches an
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from toolscore.batch.executors import ExecutorOptions, default_workers, ordered_window
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -34,6 +36,9 @@ class LocalExecutor:
     def map_batches(self, function: Callable[[T], R], batches: Iterable[T]) -> Iterator[R]:
         if self.workers == 1:
             return map(function, batches)
+        # imported here: a one-worker run (and its start-up time) never needs the pool
+        from concurrent.futures import ProcessPoolExecutor
+
         pool = self._pool = ProcessPoolExecutor(max_workers=self.workers)
 
         def submit(batch: T) -> Future[R]:
