@@ -138,6 +138,91 @@ def test_bad_records_are_reported_skipped_and_counted(tmp_path: Path) -> None:
     assert report["bad_records"] == 4
 
 
+def _call_case(case_id: str, tool: str = "a") -> str:
+    return json.dumps({"id": case_id, "expected": [{"tool": tool}], "actual": [{"tool": "a"}]})
+
+
+def test_duplicate_ids_are_bad_records(tmp_path: Path) -> None:
+    ids = ["a", "b", "a", "c", "b", "d", "a"]
+    (tmp_path / "cases.jsonl").write_text("".join(_call_case(i) + "\n" for i in ids))
+    for workers in ("1", "2"):
+        out = f"w{workers}.jsonl"
+        proc = _cli(
+            "eval-batch", "cases.jsonl", "-w", workers, "--batch-size", "2", "--out", out,
+            "--json", f"w{workers}.json", cwd=tmp_path,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        bad = [line for line in proc.stderr.splitlines() if line.startswith("bad record:")]
+        assert bad == [
+            "bad record: cases.jsonl:3: $.id: duplicate id 'a': an earlier record has it",
+            "bad record: cases.jsonl:5: $.id: duplicate id 'b': an earlier record has it",
+            "bad record: cases.jsonl:7: $.id: duplicate id 'a': an earlier record has it",
+        ]
+        kept = [json.loads(line) for line in (tmp_path / out).read_text().splitlines()]
+        assert [(r["id"], r["source"]) for r in kept] == [
+            ("a", "cases.jsonl:1"), ("b", "cases.jsonl:2"), ("c", "cases.jsonl:4"),
+            ("d", "cases.jsonl:6"),
+        ]  # fmt: skip
+        report = json.loads((tmp_path / f"w{workers}.json").read_text())
+        assert (report["cases"], report["bad_records"]) == (4, 3)
+    assert (tmp_path / "w1.jsonl").read_bytes() == (tmp_path / "w2.jsonl").read_bytes()
+
+    proc = _cli("eval-batch", "cases.jsonl", "-w", "1", "--fail-fast", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "cases.jsonl:3: $.id: duplicate id 'a'" in proc.stderr
+    ids_written = [json.loads(line)["id"] for line in (tmp_path / "results.jsonl").open()]
+    assert ids_written == ["a", "b"]
+
+
+def test_resume_skips_each_done_id_once_and_still_reports_duplicates(tmp_path: Path) -> None:
+    ids = ["a", "b", "a", "c", "b", "d"]
+    (tmp_path / "cases.jsonl").write_text("".join(_call_case(i) + "\n" for i in ids))
+    full = _cli("eval-batch", "cases.jsonl", "-w", "1", "--out", "full.jsonl", cwd=tmp_path)
+    assert full.returncode == 0, full.stderr
+    lines = (tmp_path / "full.jsonl").read_text().splitlines(keepends=True)
+    (tmp_path / "part.jsonl").write_text("".join(lines[:2]))  # "a" and "b" were done
+    resumed = _cli(
+        "eval-batch", "cases.jsonl", "-w", "1", "--out", "part.jsonl", "--resume", cwd=tmp_path
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert (tmp_path / "part.jsonl").read_text() == (tmp_path / "full.jsonl").read_text()
+    bad = [line for line in resumed.stderr.splitlines() if line.startswith("bad record:")]
+    assert [line.split(": $.id")[0] for line in bad] == [
+        "bad record: cases.jsonl:3",
+        "bad record: cases.jsonl:5",
+    ]
+    report = json.loads((tmp_path / "toolscore-batch.json").read_text())
+    assert (report["cases"], report["bad_records"], report["resumed"]) == (4, 2, 2)
+
+
+def test_results_writer_appends_each_batch_whole_before_close(tmp_path: Path) -> None:
+    from toolscore.batch.results_file import ResultsWriter
+
+    out = tmp_path / "out.jsonl"
+    writer = ResultsWriter(out, append=False, sync_interval=0.05)
+    try:
+        writer.write_chunks([b'{"id": 1}\n', b'{"id": 2}\n'])
+        writer.write_lines(['{"id": 3}\n'])
+        deadline = time.monotonic() + 10
+        while out.read_bytes().count(b"\n") < 3 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert out.read_bytes() == b'{"id": 1}\n{"id": 2}\n{"id": 3}\n'  # not held until close
+        time.sleep(0.1)  # the fsync that falls due with nothing new to write
+    finally:
+        writer.close()
+    assert out.read_bytes() == b'{"id": 1}\n{"id": 2}\n{"id": 3}\n'
+
+
+def test_seen_ids_remembers_many_ids_exactly() -> None:
+    from toolscore.batch.ids import SeenIds
+
+    seen = SeenIds()
+    ids = [f"case-{i:07d}" for i in range(50_000)]
+    assert all(seen.add(i) for i in ids)
+    assert not any(seen.add(i) for i in ids[::7])
+    assert len(seen) == len(ids)
+
+
 def test_fail_fast_stops_and_keeps_what_was_written(tmp_path: Path) -> None:
     rows = [
         {"id": f"g{i}", "expected": [{"tool": "a"}], "actual": [{"tool": "a"}]} for i in range(5)

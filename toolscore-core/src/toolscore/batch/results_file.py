@@ -3,8 +3,8 @@
 Each batch is one append of complete lines. Once ``write`` returns, the lines are the
 kernel's: a killed process (even ``kill -9``) loses none of them, so the file holds every
 batch handed over, plus at most one torn last line if the kill landed mid-append. An
-``fsync`` follows at most every ``sync_interval`` seconds and at the end, which bounds what a
-machine crash can lose without paying a disk flush per batch. :func:`read_results` drops a
+``fsync`` follows within ``sync_interval`` seconds of an append and at the end, which bounds
+what a machine crash can lose without paying a disk flush per batch. :func:`read_results` drops a
 torn last line (truncating the file back to the last newline), so a resumed run redoes
 exactly the cases not in the file: nothing is lost and nothing is duplicated.
 """
@@ -49,23 +49,33 @@ class ResultsWriter:
         self._queue: queue.Queue[Sequence[bytes] | None] = queue.Queue(maxsize=pending)
         self._error: BaseException | None = None
         self._sync_interval = sync_interval
-        self._unsynced = False
-        self._synced_at = time.monotonic()
+        #: When the appends not yet fsynced must be (``None``: everything is).
+        self._sync_due: float | None = None
         self._thread = threading.Thread(target=self._drain, name="toolscore-results-writer")
         self._thread.daemon = True
         self._thread.start()
 
     def _drain(self) -> None:
-        while (data := self._queue.get()) is not None:
+        while True:
+            due = self._sync_due
+            timeout = None if due is None else max(0.0, due - time.monotonic())
+            try:
+                data = self._queue.get(timeout=timeout)
+            except queue.Empty:
+                data = ()  # nothing new: only the fsync is due
+            if data is None:
+                break
             if self._error is not None:
                 continue
             try:
-                self._append(data)
-                if time.monotonic() - self._synced_at >= self._sync_interval:
+                if data:
+                    self._append(data)
+                due = self._sync_due
+                if due is not None and time.monotonic() >= due:
                     self._sync()
             except BaseException as exc:  # reported to the caller by _check()
                 self._error = exc
-        if self._error is None and self._unsynced:
+        if self._error is None and self._sync_due is not None:
             try:
                 self._sync()
             except BaseException as exc:
@@ -74,13 +84,13 @@ class ResultsWriter:
     def _sync(self) -> None:
         assert self._fd is not None
         os.fsync(self._fd)
-        self._unsynced = False
-        self._synced_at = time.monotonic()
+        self._sync_due = None
 
     def _append(self, chunks: Sequence[bytes]) -> None:
         assert self._fd is not None
         fd = self._fd
-        self._unsynced = True
+        if self._sync_due is None:
+            self._sync_due = time.monotonic() + self._sync_interval
         if not hasattr(os, "writev"):  # Windows
             _write_all(fd, b"".join(chunks))
             return

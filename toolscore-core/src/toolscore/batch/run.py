@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolscore.batch.aggregate import Aggregate, AggregateBuilder, load_baseline
 from toolscore.batch.executors import ExecutorOptions
+from toolscore.batch.ids import SeenIds
 from toolscore.batch.records import BadRecordError, BatchOutcome, Case, CaseError, CaseResult
 from toolscore.batch.results_file import ResultsWriter, read_results
 from toolscore.batch.scoring import BatchJob, ScoringOptions, score_batch, use_plugin_manager
@@ -148,17 +149,20 @@ class DatasetRun(Iterator[CaseResult]):
             baseline_name=str(self._baseline) if self._baseline is not None else None,
         )
         done: set[str] = set()
+        seen = SeenIds()  # every id kept so far: a second record with one is a bad record
         if self._resume and self._out is not None:
             for previous in read_results(self._out, repair=True):
                 done.add(previous.id)
+                seen.add(previous.id)
                 builder.add(previous)
             builder.resumed = len(done)
         executor = _executor(pm, self._executor_name, self._executor_options)
         writer = ResultsWriter(self._out, append=self._resume) if self._out is not None else None
         try:
             for outcome in executor.map_batches(score_batch, self._jobs(done)):
-                if self._fail_fast and outcome.errors:
-                    yield from self._settle_in_order(outcome, builder, writer)
+                duplicates = {i for i, row in enumerate(outcome.rows) if not seen.add(row[0])}
+                if duplicates or (self._fail_fast and outcome.errors):
+                    yield from self._settle_in_order(outcome, builder, writer, duplicates)
                     continue
                 for _before, error in outcome.errors:
                     builder.add(error)
@@ -175,15 +179,26 @@ class DatasetRun(Iterator[CaseResult]):
         self._aggregate = builder.build()
 
     def _settle_in_order(
-        self, outcome: BatchOutcome, builder: AggregateBuilder, writer: ResultsWriter | None
+        self,
+        outcome: BatchOutcome,
+        builder: AggregateBuilder,
+        writer: ResultsWriter | None,
+        duplicates: set[int],
     ) -> Iterator[_Settled]:
         """A batch case by case, in dataset order: for a stop in the middle of it
-        (``fail_fast``), where only the results before the bad record count."""
+        (``fail_fast``), where only the results before the bad record count, and for results
+        that are bad records after all (``duplicates``: the indexes of rows whose id an
+        earlier record has)."""
         kept: list[CaseResult] = []
         fatal: CaseError | None = None
         settled = 0
+        row = 0
         for item in outcome.in_order():
             settled += 1
+            if isinstance(item, CaseResult):
+                if row in duplicates:
+                    item = _duplicate(item)
+                row += 1
             if isinstance(item, CaseError):
                 if self._fail_fast:
                     fatal = item
@@ -201,6 +216,9 @@ class DatasetRun(Iterator[CaseResult]):
             raise BadRecordError(fatal)
 
     def _jobs(self, done: set[str]) -> Iterator[BatchJob]:
+        """The batches to score; with ``--resume``, the first record of each id in ``done``
+        is left out (a later one with the same id is a duplicate, reported as such).
+        ``done`` is used up."""
         if self.dataset.kind == "jsonl":
             name = str(self.dataset.path)
             for first, lines in self.dataset.line_batches(self._batch_size):
@@ -216,25 +234,48 @@ class DatasetRun(Iterator[CaseResult]):
             return
         records: Iterable[Case | CaseError] = iter(self.dataset)
         if done:
-            records = (r for r in records if isinstance(r, CaseError) or case_id_of(r) not in done)
+            records = (r for r in records if isinstance(r, CaseError) or not _take(done, r))
         iterator = iter(records)
         while batch := tuple(islice(iterator, self._batch_size)):
             yield BatchJob(self._scoring, cases=batch, worst=self._worst)
 
 
 def _blank_done(first: int, lines: list[bytes], done: set[str]) -> list[bytes]:
-    """``lines`` with the records whose id is in ``done`` blanked (``--resume``): the line
-    numbers of the others stay right, and the worker skips blank lines."""
+    """``lines`` with the first record of each id in ``done`` blanked (``--resume``), ids
+    taken out of ``done`` as they are found: the line numbers of the others stay right, the
+    worker skips blank lines, and once ``done`` is empty no line is parsed here any more."""
     out: list[bytes] = []
     for number, raw in enumerate(lines, first):
+        if not done:
+            out.append(raw)
+            continue
         try:
             text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
         except UnicodeDecodeError:
             out.append(raw)  # the worker reports it
             continue
         case_id = record_id(text) if text.strip() else None
-        out.append(b"\n" if case_id is not None and case_id in done else raw)
+        if case_id is not None and case_id in done:
+            done.discard(case_id)
+            out.append(b"\n")
+        else:
+            out.append(raw)
     return out
+
+
+def _take(done: set[str], case: Case) -> bool:
+    """Whether ``case`` was done by an earlier run (its id is then taken out of ``done``)."""
+    case_id = case_id_of(case)
+    if case_id is None or case_id not in done:
+        return False
+    done.discard(case_id)
+    return True
+
+
+def _duplicate(result: CaseResult) -> CaseError:
+    """The bad record a result becomes when an earlier record has its id."""
+    message = f"{result.source}: $.id: duplicate id {result.id!r}: an earlier record has it"
+    return CaseError(result.source, message, result.id)
 
 
 def _executor(pm: ToolscorePluginManager, name: str, options: ExecutorOptions) -> Any:

@@ -208,7 +208,7 @@ class _Scorer:
     def _score(self, source: str, item: str | Case) -> None:
         if isinstance(item, str):
             record = _decode(item, source)
-            if not isinstance(record, Mapping):
+            if type(record) is not dict and not isinstance(record, Mapping):
                 raise InputError(
                     f"expected an object with id, expected and actual, got {_kind(record)}",
                     source=source,
