@@ -103,6 +103,63 @@ def test_matcher_forms_and_structured_golds_score_as_evaluate_does(tmp_path: Pat
     assert results[-1].score == 1.0  # the escaped "$regex" is a matcher too
 
 
+def test_eval_options_match_tools_option_and_weights_score_as_evaluate(tmp_path: Path) -> None:
+    # eval-batch takes eval's gold options and gives each case what evaluate() gives it.
+    cases = [
+        {"expected": [{"tool": "a", "args": {"q": 1}}, {"tool": "b"}],
+         "actual": [{"tool": "b"}, {"tool": "a", "args": {"q": 1, "extra": True}}]},
+        {"expected": [{"tool": "a", "args": {"q": 2}}],
+         "actual": [{"tool": "a", "args": {"q": "two"}}, {"tool": "c"}]},
+    ]  # fmt: skip
+    rows = [{"id": f"o{i}", **case} for i, case in enumerate(cases)]
+    (tmp_path / "cases.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    tools = [
+        {"name": "a", "inputSchema": {"type": "object", "properties": {"q": {"type": "integer"}}}}
+    ]
+    (tmp_path / "tools.json").write_text(json.dumps(tools))
+    proc = _cli(
+        "eval-batch", "cases.jsonl", "-w", "1", "--match", "unordered", "--args", "subset",
+        "--tools", "tools.json", "--option", "call_budget=1", "--weight", "argument_f1=0.5",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    got = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    for row, case in zip(got, cases):
+        want = toolscore.evaluate(
+            case["expected"],
+            case["actual"],
+            weights={"argument_f1": 0.5},
+            match={"mode": "unordered", "args": "subset"},
+            tools=tools,
+            options={"call_budget": 1},
+        )
+        assert row["score"] == want.score
+        assert row["metrics"] == json.loads(json.dumps(want.metrics, default=repr))
+        assert "trajectory_match" in row["metrics"]
+        assert "schema_validity" in row["metrics"]
+    plain = toolscore.evaluate(cases[0]["expected"], cases[0]["actual"])
+    assert got[0]["score"] != plain.score  # the options did change the scoring
+
+    bad = _cli("eval-batch", "cases.jsonl", "--match", "sideways", cwd=tmp_path)
+    assert bad.returncode == 2
+
+
+def test_fail_on_violations_gates_on_forbidden_calls(tmp_path: Path) -> None:
+    rows = [
+        {"id": "ok", "expected": [{"tool": "a"}], "actual": [{"tool": "a"}]},
+        {"id": "bad", "expected": [{"tool": "a"}], "actual": [{"tool": "a"}, {"tool": "rm"}]},
+    ]
+    (tmp_path / "cases.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (tmp_path / "rules.json").write_text(json.dumps([{"tool": "rm"}]))
+    args = ("eval-batch", "cases.jsonl", "-w", "1", "--forbidden", "rules.json")
+    assert _cli(*args, cwd=tmp_path).returncode == 0
+    gated = _cli(*args, "--fail-on-violations", cwd=tmp_path)
+    assert gated.returncode == 1
+    assert "1 forbidden call(s) or credential(s) found" in gated.stderr
+    report = json.loads((tmp_path / "toolscore-batch.json").read_text())
+    assert {f["code"]: f["count"] for f in report["findings"]}["forbidden_call"] == 1
+
+
 def test_percentiles_interpolate_like_numpy_linear() -> None:
     counts = {0.0: 1, 0.5: 2, 1.0: 1}  # 0, .5, .5, 1
     assert percentiles(counts, 4, (0, 25, 50, 100)) == [0.0, 0.375, 0.5, 1.0]

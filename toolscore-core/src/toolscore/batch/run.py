@@ -307,6 +307,9 @@ def evaluate_dataset(
     weights: Mapping[str, float] | None = None,
     forbidden: Sequence[Mapping[str, Any]] | None = None,
     strict: bool = False,
+    match: Any = None,
+    tools: Any = None,
+    options: Mapping[str, Any] | None = None,
     gold_dir: str | os.PathLike[str] | None = None,
     worst: int = 10,
     on_error: Callable[[CaseError], None] | None = None,
@@ -318,8 +321,10 @@ def evaluate_dataset(
     with ``gold/`` and ``traces/``, or OTLP exports (file or folder) with ``gold_dir`` holding
     ``<trace id>.json``. ``executor`` names a registered executor (``local``; ``dask`` with
     toolscore-dask), ``workers`` sizes it (default: the machine). ``out`` receives one JSON
-    line per case, appended a batch at a time and fsynced; ``resume`` skips the ids already
-    there. The other options are those of :func:`toolscore.evaluate`.
+    line per case, appended a batch at a time; ``resume`` skips the ids already there. The
+    scoring options (``weights``, ``forbidden``, ``strict``, ``match``, ``tools``,
+    ``options``) are those of :func:`toolscore.evaluate`, checked once here, and apply to
+    every case.
 
     Example::
 
@@ -331,17 +336,33 @@ def evaluate_dataset(
 
     :raises InputError: the dataset is missing or of an unknown shape, or (``fail_fast``)
         :class:`BadRecordError` at the first bad record.
+    :raises ValueError: bad forbidden rules, matching mode or tool definitions.
     """
     if forbidden is not None:
         from toolscore.metrics.policy import validate_rules
 
         validate_rules(list(forbidden))
+    if match is not None:
+        from toolscore.matching.trajectory import MatchSpec
+
+        MatchSpec.coerce(match)  # a bad mode would fail every case: refuse it now
+    if tools is not None:
+        from toolscore.tool_schemas import tool_schemas
+
+        # as a list of MCP-style definitions: reads back to the same {name: schema} whatever
+        # the tools are called
+        tools = tuple(
+            {"name": name, "inputSchema": schema} for name, schema in tool_schemas(tools).items()
+        )
     dataset = source if isinstance(source, Dataset) else Dataset(source, gold_dir=gold_dir)
     scoring = ScoringOptions(
         format=format,
         weights=dict(weights) if weights is not None else None,
         forbidden=tuple(forbidden) if forbidden is not None else None,
         strict=strict,
+        match=match,
+        tools=tools,
+        options=dict(options) if options else None,
         no_plugins=os.environ.get("TOOLSCORE_NO_PLUGINS", "") not in ("", "0"),
     )
     return DatasetRun(

@@ -42,6 +42,12 @@ class ScoringOptions:
     weights: Mapping[str, float] | None = None
     forbidden: tuple[Mapping[str, Any], ...] | None = None
     strict: bool = False
+    #: A matching mode (a mode name, a ``{"mode", "args"}`` mapping, a ``MatchSpec``).
+    match: Any = None
+    #: Tool definitions to check arguments against, or ``None``.
+    tools: tuple[Mapping[str, Any], ...] | None = None
+    #: Options for plugin metrics (``context.options``), or ``None``.
+    options: Mapping[str, Any] | None = None
     #: Plugin selection, re-applied in worker processes that build their own manager.
     no_plugins: bool = False
     disabled: tuple[str, ...] = ()
@@ -189,6 +195,16 @@ class _Scorer:
         self.pm = pm
         self._evaluate = evaluate
         self._forbidden = list(options.forbidden) if options.forbidden is not None else None
+        #: Only what was asked for goes to evaluate(), as ``toolscore eval`` would pass it.
+        self._extra: dict[str, Any] = {
+            key: value
+            for key, value in (
+                ("match", options.match),
+                ("tools", list(options.tools) if options.tools is not None else None),
+                ("options", options.options),
+            )
+            if value is not None
+        }
         self.lines: list[bytes] = []
         self.rows: list[Row] = []
         self.tally = BatchTally()
@@ -228,6 +244,7 @@ class _Scorer:
                 self.options.strict,
                 self._forbidden,
                 plugin_manager=pm,
+                **self._extra,
             )
         except (ValueError, TypeError) as exc:
             if raw is not None:  # core's loaders name the JSON path of what evaluate() refused

@@ -4,14 +4,19 @@ The command is a thin shell over :func:`toolscore.batch.evaluate_dataset`: it tu
 into arguments, prints bad records as they come (one line each, on stderr), shows progress,
 writes the aggregate reports and applies ``--fail-under`` to the mean score.
 
+The gold options are those of ``toolscore eval`` (``--weight``, ``--match``/``--args``,
+``--tools``, ``--forbidden``, ``--option``) and apply to every case; the LLM judge is not run.
+
 Exit codes: 0 success (bad records skipped are reported, not fatal); 1 a handled error, a bad
-record with ``--fail-fast``, or ``--fail-under`` not met; 2 usage errors.
+record with ``--fail-fast``, forbidden calls or credentials with ``--fail-on-violations``, or
+``--fail-under`` not met; 2 usage errors.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -19,10 +24,11 @@ from toolscore.cli.options import (
     Threshold,
     fail_under_option,
     forbidden_option,
+    metric_option,
     trace_format_option,
     weights_option,
 )
-from toolscore.cli.output import ExitCode, handled_errors
+from toolscore.cli.output import ExitCode, fail, handled_errors
 
 
 @click.command(name="eval-batch")
@@ -35,12 +41,33 @@ from toolscore.cli.output import ExitCode, handled_errors
 )
 @trace_format_option
 @click.option(
+    "--match",
+    "match_mode",
+    type=click.Choice(["strict", "unordered", "subset", "superset"]),
+    default=None,
+    help="Matching mode for every case (docs/matching.md); default: plain scoring.",
+)
+@click.option(
+    "--args",
+    "args_policy",
+    type=click.Choice(["exact", "ignore", "subset", "superset"]),
+    default=None,
+    help="Argument policy with --match (default exact).",
+)
+@click.option(
+    "--tools",
+    "tools_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Tool definitions (OpenAI, Anthropic, MCP tools/list): check arguments against them.",
+)
+@click.option(
     "-o",
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
     default=Path("results.jsonl"),
     show_default=True,
-    help="Per-case results, one JSON line per case (appended and fsynced per batch).",
+    help="Per-case results, one JSON line per case (appended a batch at a time).",
 )
 @click.option("--resume", is_flag=True, help="Skip the case ids already in --out.")
 @click.option("--fail-fast", is_flag=True, help="Stop at the first bad record (default: skip it).")
@@ -92,6 +119,12 @@ from toolscore.cli.output import ExitCode, handled_errors
 )
 @forbidden_option
 @weights_option
+@metric_option
+@click.option(
+    "--fail-on-violations",
+    is_flag=True,
+    help="Exit 1 when forbidden calls or credentials are found in any case.",
+)
 @fail_under_option("Exit 1 when the mean score (0.85 or 85%) or its grade (A-F) is below this.")
 @click.option("-v", "--verbose", is_flag=True, help="Tracebacks on unexpected errors.")
 @click.pass_context
@@ -100,6 +133,9 @@ def command(
     dataset: Path,
     gold_dir: Path | None,
     trace_format: str,
+    match_mode: str | None,
+    args_policy: str | None,
+    tools_file: Path | None,
     out: Path,
     resume: bool,
     fail_fast: bool,
@@ -114,6 +150,8 @@ def command(
     worst: int,
     forbidden: Path | None,
     weights: tuple[tuple[str, float], ...],
+    metric_options: tuple[tuple[str, Any], ...],
+    fail_on_violations: bool,
     fail_under: Threshold | None,
     verbose: bool,
 ) -> None:
@@ -137,6 +175,14 @@ def command(
             from toolscore.metrics.policy import load_forbidden_rules
 
             rules = load_forbidden_rules(forbidden, registry=pm.get_matchers())
+        match = None
+        if match_mode is not None or args_policy is not None:
+            match = {"mode": match_mode or "strict", "args": args_policy or "exact"}
+        tools = None
+        if tools_file is not None:
+            from toolscore.tool_schemas import read_tools_file
+
+            tools = read_tools_file(tools_file)
 
         def report(error: CaseError) -> None:
             click.echo(f"bad record: {error.message}", err=True)
@@ -154,6 +200,9 @@ def command(
             format=trace_format,
             weights=dict(weights) or None,
             forbidden=rules,
+            match=match,
+            tools=tools,
+            options=dict(metric_options) or None,
             gold_dir=gold_dir,
             worst=worst,
             on_error=report,
@@ -173,6 +222,12 @@ def command(
     for label, path in (("JSON", json_report), ("Markdown", markdown), ("HTML", html)):
         if path is not None:
             console.print(f"> {label} report: {path}", markup=False)
+    if fail_on_violations:
+        violations = sum(
+            f.count for f in aggregate.findings if f.code in ("forbidden_call", "credential")
+        )
+        if violations:
+            fail(f"{violations} forbidden call(s) or credential(s) found (--fail-on-violations)")
     if fail_under is not None and aggregate.cases:
         message = fail_under.failed_by(aggregate.mean, aggregate.grade)
         if message is not None:
