@@ -791,11 +791,12 @@ def _run_scorecard(ctx: click.Context, target: Any, **settings: Any) -> Any:
 @click.pass_context
 def demo_command(ctx: click.Context) -> None:
     """Health-check a bundled sample MCP server -- zero setup, no API key."""
-    from toolscore_mcp import sample_server
     from toolscore_mcp.client import ServerTarget
     from toolscore_mcp.prelaunch import prelaunch
 
-    target = ServerTarget(command=(sys.executable, str(Path(sample_server.__file__).resolve())))
+    # The sample server's file, found without importing it: it runs in its own process.
+    sample_server = Path(__file__).resolve().with_name("sample_server.py")
+    target = ServerTarget(command=(sys.executable, str(sample_server)))
     early = prelaunch(target)  # boots while the rest gets ready
     from rich.text import Text
 
