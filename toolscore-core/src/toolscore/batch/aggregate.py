@@ -62,27 +62,30 @@ def percentile(counts: Mapping[float, int], total: int, p: float) -> float:
 
 
 def percentiles(counts: Mapping[float, int], total: int, ps: Iterable[float]) -> list[float]:
-    """Several percentiles of ``{value: count}`` with one sort of the distinct values."""
-    values = sorted(counts)
-    out: list[float] = []
+    """Several percentiles of ``{value: count}``: one sort and one walk of the distinct values
+    for all of them (a run may hold hundreds of thousands of distinct scores)."""
+    ps = list(ps)
+    if total == 0:
+        return [math.nan] * len(ps)
+    ranks = []
+    order: dict[int, float] = {}  # order statistic (0-based) -> its value
     for p in ps:
-        if total == 0:
-            out.append(math.nan)
-            continue
         rank = (total - 1) * p / 100.0
         low = math.floor(rank)
         high = min(low + 1, total - 1)
-        low_value = high_value = math.nan
-        seen = 0
-        for value in values:
-            seen += counts[value]
-            if math.isnan(low_value) and seen > low:
-                low_value = value
-            if seen > high:
-                high_value = value
-                break
-        out.append(low_value + (high_value - low_value) * (rank - low))
-    return out
+        ranks.append((rank, low, high))
+        order[low] = order[high] = math.nan
+    pending = iter(sorted(order))
+    target: int | None = next(pending)
+    seen = 0
+    for value in sorted(counts):
+        seen += counts[value]
+        while target is not None and seen > target:
+            order[target] = value
+            target = next(pending, None)
+        if target is None:
+            break
+    return [order[low] + (order[high] - order[low]) * (rank - low) for rank, low, high in ranks]
 
 
 @attrs.frozen
