@@ -1,10 +1,10 @@
 """The ``--out`` file: appended one whole batch at a time, read back for resume and baselines.
 
-Each batch is one append of complete lines. Once ``write`` returns, the lines are the
+Each batch is one append of complete lines. Once the append returns, the lines are the
 kernel's: a killed process (even ``kill -9``) loses none of them, so the file holds every
-batch handed over, plus at most one torn last line if the kill landed mid-append. An
-``fsync`` follows within ``sync_interval`` seconds of an append and at the end, which bounds
-what a machine crash can lose without paying a disk flush per batch. :func:`read_results` drops a
+batch written, plus at most one torn last line if the kill landed mid-append. An ``fsync``
+follows within ``sync_interval`` seconds of an append and at the end, which bounds what a
+machine crash can lose without paying a disk flush per batch. :func:`read_results` drops a
 torn last line (truncating the file back to the last newline), so a resumed run redoes
 exactly the cases not in the file: nothing is lost and nothing is duplicated.
 """
@@ -12,9 +12,7 @@ exactly the cases not in the file: nothing is lost and nothing is duplicated.
 from __future__ import annotations
 
 import os
-import queue
 import threading
-import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
@@ -28,10 +26,12 @@ _IOV_MAX = max(16, os.sysconf("SC_IOV_MAX")) if hasattr(os, "sysconf") else 16
 class ResultsWriter:
     """Appends result lines to ``path`` (created, or emptied unless ``append``).
 
-    Each :meth:`write_chunks` (or :meth:`write_lines`) call is one batch, appended whole.
-    The appends and fsyncs run on a writer thread (both release the GIL), so scoring goes on
-    while the disk catches up; at most ``pending`` batches wait. :meth:`close` waits for
-    every batch to be durable, and a disk error surfaces at the next call.
+    Each :meth:`write_chunks` (or :meth:`write_lines`) call is one batch, appended whole by
+    the caller's thread: one ``writev`` into the page cache, which is cheaper than handing the
+    batch to another thread (every hand-over costs the caller a switch of the interpreter
+    lock). A background thread fsyncs what was appended, within ``sync_interval`` seconds
+    (``fsync`` releases the lock, so scoring goes on while the disk catches up). :meth:`close`
+    waits until every batch is durable; a disk error surfaces at the next call.
     """
 
     def __init__(
@@ -39,92 +39,70 @@ class ResultsWriter:
         path: str | os.PathLike[str],
         *,
         append: bool,
-        pending: int = 4,
         sync_interval: float = 1.0,
     ) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | (0 if append else os.O_TRUNC)
         self._fd: int | None = os.open(self.path, flags, 0o666)
-        self._queue: queue.Queue[Sequence[bytes] | None] = queue.Queue(maxsize=pending)
         self._error: BaseException | None = None
         self._sync_interval = sync_interval
-        #: When the appends not yet fsynced must be (``None``: everything is).
-        self._sync_due: float | None = None
-        self._thread = threading.Thread(target=self._drain, name="toolscore-results-writer")
-        self._thread.daemon = True
-        self._thread.start()
+        self._dirty = False  # appended since the last fsync began
+        self._closing = threading.Event()
+        self._syncer = threading.Thread(target=self._sync_loop, name="toolscore-results-fsync")
+        self._syncer.daemon = True
+        self._syncer.start()
 
-    def _drain(self) -> None:
-        while True:
-            due = self._sync_due
-            timeout = None if due is None else max(0.0, due - time.monotonic())
-            try:
-                data = self._queue.get(timeout=timeout)
-            except queue.Empty:
-                data = ()  # nothing new: only the fsync is due
-            if data is None:
-                break
-            if self._error is not None:
-                continue
-            try:
-                if data:
-                    self._append(data)
-                due = self._sync_due
-                if due is not None and time.monotonic() >= due:
-                    self._sync()
-            except BaseException as exc:  # reported to the caller by _check()
-                self._error = exc
-        if self._error is None and self._sync_due is not None:
-            try:
+    def _sync_loop(self) -> None:
+        while not self._closing.wait(self._sync_interval):
+            if self._dirty and self._error is None:
                 self._sync()
-            except BaseException as exc:
-                self._error = exc
 
     def _sync(self) -> None:
-        assert self._fd is not None
-        os.fsync(self._fd)
-        self._sync_due = None
-
-    def _append(self, chunks: Sequence[bytes]) -> None:
-        assert self._fd is not None
         fd = self._fd
-        if self._sync_due is None:
-            self._sync_due = time.monotonic() + self._sync_interval
-        if not hasattr(os, "writev"):  # Windows
-            _write_all(fd, b"".join(chunks))
-            return
-        # writev takes the lines as they are (no batch-sized copy); a short write (a full
-        # disk, a signal) is finished with plain writes before the next batch.
-        for start in range(0, len(chunks), _IOV_MAX):
-            group = chunks[start : start + _IOV_MAX]
-            written = os.writev(fd, group)
-            total = sum(len(chunk) for chunk in group)
-            if written < total:
-                _write_all(fd, b"".join(group)[written:])
+        assert fd is not None
+        self._dirty = False  # cleared first: an append during the fsync marks it again
+        try:
+            os.fsync(fd)
+        except BaseException as exc:  # reported to the caller by _check()
+            self._error = exc
 
     def _check(self) -> None:
         if self._error is not None:
             raise OSError(f"cannot write {self.path}: {self._error}") from self._error
 
     def write_lines(self, lines: Iterable[str]) -> None:
-        """Queue one batch of ``lines`` (each ending in a newline) to append whole."""
+        """Append one batch of ``lines`` (each ending in a newline) whole."""
         self.write_chunks([line.encode("utf-8") for line in lines])
 
     def write_chunks(self, chunks: Sequence[bytes]) -> None:
-        """Queue one batch of complete lines, already encoded, to append whole."""
-        if self._fd is None:
+        """Append one batch of complete lines, already encoded, whole."""
+        fd = self._fd
+        if fd is None:
             raise ValueError("the results file is closed")
         self._check()
-        if chunks:
-            self._queue.put(chunks)
+        if not chunks:
+            return
+        if not hasattr(os, "writev"):  # Windows
+            _write_all(fd, b"".join(chunks))
+        else:
+            # writev takes the lines as they are (no batch-sized copy); a short write (a full
+            # disk, a signal) is finished with plain writes.
+            for start in range(0, len(chunks), _IOV_MAX):
+                group = chunks[start : start + _IOV_MAX]
+                written = os.writev(fd, group)
+                if written < sum(map(len, group)):
+                    _write_all(fd, b"".join(group)[written:])
+        self._dirty = True
 
     def close(self) -> None:
-        """Wait until every queued batch is appended and fsynced, then close the file."""
+        """Fsync what is left, then close the file."""
         if self._fd is None:
             return
-        self._queue.put(None)
-        self._thread.join()
+        self._closing.set()
+        self._syncer.join()
+        if self._dirty and self._error is None:
+            self._sync()
         os.close(self._fd)
         self._fd = None
         self._check()
