@@ -189,3 +189,20 @@ def test_responses_go_through_extraction() -> None:
     assert [c.tool for c in result.trace_calls] == ["search_flights", "book_flight"]
     with pytest.raises(TypeError, match="Cannot auto-detect provider format from int"):
         expect(5).calls("a").run()
+
+
+def test_importing_the_expect_module_first_keeps_toolscore_expect_the_function() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import toolscore.expect\n"
+        "from toolscore.expect import Expectation\n"
+        "import toolscore\n"
+        "from toolscore import expect\n"
+        "assert expect is toolscore.expect and callable(expect), expect\n"
+        "result = expect([{'tool': 'a', 'args': {}}]).calls('a').run()\n"
+        "print(type(result).__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -12,6 +12,8 @@ Importing this package is cheap: every public name is resolved on first use, and
 
 from __future__ import annotations
 
+import sys
+import types
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -166,3 +168,25 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
+
+
+class _Package(types.ModuleType):
+    """The ``toolscore`` package, which keeps a public function over a submodule of its name.
+
+    ``toolscore.expect`` is both a function and the submodule that defines it. Once a submodule
+    is imported, Python binds it to the package's attribute of that name, so ``import
+    toolscore.expect`` (or ``from toolscore.expect import Expectation``) anywhere in a process
+    would turn ``from toolscore import expect`` into a module. The function is bound instead.
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if (
+            isinstance(value, types.ModuleType)
+            and value.__name__ == f"{__name__}.{name}"
+            and _LAZY.get(name) == value.__name__
+        ):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
