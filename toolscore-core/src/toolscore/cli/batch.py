@@ -22,9 +22,12 @@ import click
 
 from toolscore.cli.options import (
     Threshold,
+    args_policy_option,
     fail_under_option,
     forbidden_option,
+    match_mode_option,
     metric_option,
+    tools_file_option,
     trace_format_option,
     weights_option,
 )
@@ -40,27 +43,9 @@ from toolscore.cli.output import ExitCode, fail, handled_errors
     help="Folder of <trace id>.json gold files: DATASET is then OTLP exports.",
 )
 @trace_format_option
-@click.option(
-    "--match",
-    "match_mode",
-    type=click.Choice(["strict", "unordered", "subset", "superset"]),
-    default=None,
-    help="Matching mode for every case (docs/matching.md); default: plain scoring.",
-)
-@click.option(
-    "--args",
-    "args_policy",
-    type=click.Choice(["exact", "ignore", "subset", "superset"]),
-    default=None,
-    help="Argument policy with --match (default exact).",
-)
-@click.option(
-    "--tools",
-    "tools_file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=None,
-    help="Tool definitions (OpenAI, Anthropic, MCP tools/list): check arguments against them.",
-)
+@match_mode_option("Matching mode for every case (docs/matching.md); default: plain scoring.")
+@args_policy_option
+@tools_file_option
 @click.option(
     "-o",
     "--out",

@@ -14,11 +14,14 @@ import click
 
 from toolscore.cli.options import (
     Threshold,
+    args_policy_option,
     check_weights,
     fail_under_option,
     forbidden_option,
+    match_mode_option,
     metric_option,
     report_option,
+    tools_file_option,
     trace_format_option,
     weights_option,
 )
@@ -49,27 +52,11 @@ _REPORT_OPTIONS = (
     default=None,
     help="Several traces are runs of one case: report pass@K and pass^K (default K = runs).",
 )
-@click.option(
-    "--match",
-    "match_mode",
-    type=click.Choice(["strict", "unordered", "subset", "superset"]),
-    default=None,
-    help="Matching mode (docs/matching.md); default: the gold file's, else plain scoring.",
+@match_mode_option(
+    "Matching mode (docs/matching.md); default: the gold file's, else plain scoring."
 )
-@click.option(
-    "--args",
-    "args_policy",
-    type=click.Choice(["exact", "ignore", "subset", "superset"]),
-    default=None,
-    help="Argument policy with --match (default exact).",
-)
-@click.option(
-    "--tools",
-    "tools_file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=None,
-    help="Tool definitions (OpenAI, Anthropic, MCP tools/list): check arguments against them.",
-)
+@args_policy_option
+@tools_file_option
 @click.option(
     "-o",
     "--output",

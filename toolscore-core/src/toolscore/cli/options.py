@@ -41,6 +41,36 @@ trace_format_option = click.option(
     help="Trace format (auto, openai, anthropic, gemini, mcp, langchain, otel, custom, ...).",
 )
 
+
+def match_mode_option(help_text: str) -> Callable[[FC], FC]:
+    """``--match MODE`` of the commands that evaluate; ``help_text`` says what the default is."""
+    return click.option(
+        "--match",
+        "match_mode",
+        type=click.Choice(["strict", "unordered", "subset", "superset"]),
+        default=None,
+        help=help_text,
+    )
+
+
+#: ``--args POLICY`` of the commands that evaluate, read with ``--match``.
+args_policy_option = click.option(
+    "--args",
+    "args_policy",
+    type=click.Choice(["exact", "ignore", "subset", "superset"]),
+    default=None,
+    help="Argument policy with --match (default exact).",
+)
+
+#: ``--tools FILE`` of the commands that evaluate: arguments checked against the definitions.
+tools_file_option = click.option(
+    "--tools",
+    "tools_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Tool definitions (OpenAI, Anthropic, MCP tools/list): check arguments against them.",
+)
+
 #: ``-v/--verbose`` of the commands whose verbose mode prints progress lines.
 progress_verbose_option = click.option(
     "-v", "--verbose", is_flag=True, help="Progress lines; tracebacks on errors."
