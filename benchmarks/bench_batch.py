@@ -7,8 +7,9 @@ LocalCluster of 2 workers). Prints cases/s, the parent's peak RSS and the larges
 and the load average at the start, as one JSON object per mode.
 
 The machine may be shared: ``--repeat N`` runs the modes round-robin N times and ends with
-one ``best`` line per mode (the fastest run, and each mode's ratio to the fastest plain run),
-so a run disturbed by another process shows as an outlier rather than as the result.
+one ``best`` line per mode: the fastest run, the median rate, the ratio to the fastest plain
+run, and the ratio to the plain run of the same round (worst and median over the rounds), so
+a run disturbed by another process shows as an outlier rather than as the result.
 
     python benchmarks/bench_batch.py --cases 200000 --modes plain,workers1,workers2,dask
 """
@@ -20,6 +21,7 @@ import json
 import os
 import random
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -133,9 +135,12 @@ def main() -> None:
         print(json.dumps({"cases": args.cases, "dataset_mb": round(dataset.stat().st_size / 2**20, 1),
                           "cpus": os.cpu_count()}), flush=True)  # fmt: skip
         modes = args.modes.split(",")
-        best: dict[str, dict[str, Any]] = {}
+        runs: dict[str, list[dict[str, Any]]] = {mode: [] for mode in modes}
         for _round in range(args.repeat):
             for mode in modes:
+                # The previous run's output (650 MB at 200k cases) is still being written back;
+                # flushed now, it does not compete with the next run for the CPUs and the disk.
+                os.sync()
                 load = os.getloadavg()
                 print(
                     json.dumps({"mode": mode, "load_before": [round(x, 2) for x in load]}),
@@ -149,15 +154,39 @@ def main() -> None:
                 print(proc.stdout, end="", flush=True)
                 row = json.loads(proc.stdout.strip().splitlines()[-1])
                 row["load_before"] = [round(x, 2) for x in load]
-                if mode not in best or row["cases_per_s"] > best[mode]["cases_per_s"]:
-                    best[mode] = row
+                runs[mode].append(row)
         if args.repeat > 1:
-            plain_rate = best["plain"]["cases_per_s"] if "plain" in best else None
-            for mode in modes:
-                row = dict(best[mode])
-                if plain_rate:
-                    row["vs_plain"] = round(float(row["cases_per_s"]) / float(plain_rate), 3)
-                print(json.dumps({"best": mode, **row}), flush=True)
+            for line in summarize(runs):
+                print(json.dumps(line), flush=True)
+
+
+def summarize(runs: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """One line per mode: its best and median rate, and its ratio to the plain loop.
+
+    ``vs_plain`` compares bests; ``vs_plain_paired`` is the ratio to the plain run of the
+    same round (the two met the same load), as its worst and median over the rounds.
+    """
+    plain = runs.get("plain") or []
+    out = []
+    for mode, rows in runs.items():
+        rates = [float(row["cases_per_s"]) for row in rows]
+        best = max(rows, key=lambda row: float(row["cases_per_s"]))
+        line: dict[str, Any] = {
+            "best": mode,
+            **best,
+            "median_cases_per_s": round(statistics.median(rates), 1),
+            "rounds": len(rows),
+        }
+        if plain:
+            plain_best = max(float(row["cases_per_s"]) for row in plain)
+            paired = [rate / float(p["cases_per_s"]) for rate, p in zip(rates, plain)]
+            line["vs_plain"] = round(float(best["cases_per_s"]) / plain_best, 3)
+            line["vs_plain_paired"] = {
+                "worst": round(min(paired), 3),
+                "median": round(statistics.median(paired), 3),
+            }
+        out.append(line)
+    return out
 
 
 if __name__ == "__main__":
