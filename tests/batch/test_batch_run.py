@@ -471,3 +471,46 @@ def test_otlp_exports_make_one_case_per_trace_id(tmp_path: Path) -> None:
     assert len(errors) == 1
     assert "t3" in errors[0]
     assert "no gold file" in errors[0]
+
+
+class _SizedExecutor:
+    """An in-process executor that asks for work units of 7 cases and records their sizes."""
+
+    batch_size = 7
+
+    def __init__(self, options: object) -> None:
+        self.sizes: list[int] = []
+        _SizedExecutor.last = self
+
+    def map_batches(self, function, batches):  # type: ignore[no-untyped-def]
+        for batch in batches:
+            self.sizes.append(batch.lines.count(b"\n"))
+            yield function(batch)
+
+    def close(self) -> None:
+        pass
+
+
+class _SizedExecutorPlugin:
+    @toolscore.hookimpl
+    def toolscore_register_executors(self):  # type: ignore[no-untyped-def]
+        from toolscore.specs import ExecutorSpec
+
+        yield ExecutorSpec(name="sized", factory=_SizedExecutor, summary="test")
+
+
+def test_the_executor_chooses_the_batch_size_unless_the_run_does(tmp_path: Path) -> None:
+    from toolscore.plugins import create_plugin_manager
+
+    make_dataset(tmp_path / "cases.jsonl", 30)
+    pm = create_plugin_manager(load_entrypoints=False)
+    pm.register(_SizedExecutorPlugin(), name="sized-executor")
+    expected = [
+        json.loads(line)["id"] for line in (tmp_path / "cases.jsonl").read_text().splitlines()
+    ]
+    for batch_size, sizes in ((None, [7, 7, 7, 7, 2]), (10, [10, 10, 10])):
+        run = evaluate_dataset(
+            tmp_path / "cases.jsonl", executor="sized", batch_size=batch_size, plugin_manager=pm
+        )
+        assert [result.id for result in run] == expected
+        assert _SizedExecutor.last.sizes == sizes

@@ -34,7 +34,12 @@ class ExecutorOptions:
 
 
 class Executor(Protocol):
-    """Runs batches; returned by an :class:`~toolscore.specs.ExecutorSpec` factory."""
+    """Runs batches; returned by an :class:`~toolscore.specs.ExecutorSpec` factory.
+
+    An executor may also have a ``batch_size`` attribute: the cases per work unit it works
+    best with, used when the run does not set one (``--batch-size``). An engine with a
+    per-task cost of its own (scheduling, messages) wants bigger units than a process pool.
+    """
 
     def map_batches(self, function: Callable[[T], R], batches: Iterable[T]) -> Iterator[R]:
         """``function(batch)`` for each batch, yielded in input order, lazily."""

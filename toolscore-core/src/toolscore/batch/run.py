@@ -34,7 +34,8 @@ from toolscore.first_party import install_hint, provider_of
 if TYPE_CHECKING:
     from toolscore.plugins.manager import ToolscorePluginManager
 
-#: Cases per work unit: big enough that pickling and fsync are noise, small enough to spread.
+#: Cases per work unit, unless the executor prefers another size (its ``batch_size``): big
+#: enough that pickling and fsync are noise, small enough to spread.
 DEFAULT_BATCH_SIZE = 128
 
 #: A settled batch: how many records it held (results and bad records), and its results,
@@ -61,12 +62,12 @@ class DatasetRun(Iterator[CaseResult]):
         resume: bool,
         baseline: str | os.PathLike[str] | None,
         fail_fast: bool,
-        batch_size: int,
+        batch_size: int | None,
         worst: int,
         on_error: Callable[[CaseError], None] | None,
         plugin_manager: ToolscorePluginManager | None,
     ) -> None:
-        if batch_size < 1:
+        if batch_size is not None and batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
         if resume and out is None:
             raise ValueError("resume needs an output file (out=, --out) to resume from")
@@ -157,9 +158,10 @@ class DatasetRun(Iterator[CaseResult]):
                 builder.add(previous)
             builder.resumed = len(done)
         executor = _executor(pm, self._executor_name, self._executor_options)
+        batch_size = self._batch_size or _preferred_batch_size(executor)
         writer = ResultsWriter(self._out, append=self._resume) if self._out is not None else None
         try:
-            for outcome in executor.map_batches(score_batch, self._jobs(done)):
+            for outcome in executor.map_batches(score_batch, self._jobs(done, batch_size)):
                 duplicates = {i for i, row in enumerate(outcome.rows) if not seen.add(row[0])}
                 if duplicates or (self._fail_fast and outcome.errors):
                     yield from self._settle_in_order(outcome, builder, writer, duplicates)
@@ -215,13 +217,13 @@ class DatasetRun(Iterator[CaseResult]):
         if fatal is not None:
             raise BadRecordError(fatal)
 
-    def _jobs(self, done: set[str]) -> Iterator[BatchJob]:
+    def _jobs(self, done: set[str], batch_size: int) -> Iterator[BatchJob]:
         """The batches to score; with ``--resume``, the first record of each id in ``done``
         is left out (a later one with the same id is a duplicate, reported as such).
         ``done`` is used up."""
         if self.dataset.kind == "jsonl":
             name = str(self.dataset.path)
-            for first, lines in self.dataset.line_batches(self._batch_size):
+            for first, lines in self.dataset.line_batches(batch_size):
                 if done:
                     lines = _blank_done(first, lines, done)
                 yield BatchJob(
@@ -236,7 +238,7 @@ class DatasetRun(Iterator[CaseResult]):
         if done:
             records = (r for r in records if isinstance(r, CaseError) or not _take(done, r))
         iterator = iter(records)
-        while batch := tuple(islice(iterator, self._batch_size)):
+        while batch := tuple(islice(iterator, batch_size)):
             yield BatchJob(self._scoring, cases=batch, worst=self._worst)
 
 
@@ -292,6 +294,14 @@ def _executor(pm: ToolscorePluginManager, name: str, options: ExecutorOptions) -
     return registry[name].factory(options)
 
 
+def _preferred_batch_size(executor: Any) -> int:
+    """The cases per work unit ``executor`` asks for (its ``batch_size``), else the default."""
+    size = getattr(executor, "batch_size", None)
+    if isinstance(size, int) and not isinstance(size, bool) and size >= 1:
+        return size
+    return DEFAULT_BATCH_SIZE
+
+
 def evaluate_dataset(
     source: str | os.PathLike[str] | Dataset,
     *,
@@ -302,7 +312,7 @@ def evaluate_dataset(
     resume: bool = False,
     baseline: str | os.PathLike[str] | None = None,
     fail_fast: bool = False,
-    batch_size: int = DEFAULT_BATCH_SIZE,
+    batch_size: int | None = None,
     format: str = "auto",
     weights: Mapping[str, float] | None = None,
     forbidden: Sequence[Mapping[str, Any]] | None = None,
@@ -324,7 +334,8 @@ def evaluate_dataset(
     line per case, appended a batch at a time; ``resume`` skips the ids already there. The
     scoring options (``weights``, ``forbidden``, ``strict``, ``match``, ``tools``,
     ``options``) are those of :func:`toolscore.evaluate`, checked once here, and apply to
-    every case.
+    every case. ``batch_size`` is the number of cases per work unit; ``None`` takes the
+    executor's preference (128 cases for ``local``).
 
     Example::
 

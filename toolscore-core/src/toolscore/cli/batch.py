@@ -78,9 +78,8 @@ from toolscore.cli.output import ExitCode, fail, handled_errors
 @click.option(
     "--batch-size",
     type=click.IntRange(min=1),
-    default=128,
-    show_default=True,
-    help="Cases per work unit.",
+    default=None,
+    help="Cases per work unit [default: the executor's: 128 for local, 1024 for dask].",
 )
 @click.option(
     "--baseline",
@@ -127,7 +126,7 @@ def command(
     workers: int | None,
     executor: str,
     scheduler: str | None,
-    batch_size: int,
+    batch_size: int | None,
     baseline: Path | None,
     json_report: Path,
     markdown: Path | None,
