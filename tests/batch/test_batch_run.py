@@ -402,6 +402,32 @@ def test_folder_pair_dataset(tmp_path: Path) -> None:
     assert "no gold file" in errors[0]
 
 
+def test_folder_pairs_score_as_toolscore_eval_scores_the_two_files(tmp_path: Path) -> None:
+    """A gold/ + traces/ pair is the input of ``toolscore eval GOLD TRACE``: the gold file's
+    ``match`` object and the trace's durations and costs count in the batch as they do there."""
+    (tmp_path / "gold").mkdir()
+    (tmp_path / "traces").mkdir()
+    gold = {
+        "match": {"mode": "superset", "args": "superset"},
+        "calls": [{"tool": "search", "args": {"q": "paris"}}],
+    }
+    trace = [
+        {"tool": "search", "args": {"q": "paris", "page": 2}, "duration": 0.5, "cost": 0.01},
+        {"tool": "book", "args": {"id": 7}, "duration": 1.5, "cost": 0.03},
+    ]
+    (tmp_path / "gold" / "case.json").write_text(json.dumps(gold))
+    (tmp_path / "traces" / "case.json").write_text(json.dumps(trace))
+    [result] = list(evaluate_dataset(tmp_path, workers=1))
+    alone = toolscore.evaluate_trace(
+        tmp_path / "gold" / "case.json", tmp_path / "traces" / "case.json"
+    )
+    assert result.score == pytest.approx(alone.score)
+    assert result.metrics["trajectory_match"]["matched"] is True
+    # metrics of files only, which evaluate() on the same calls leaves out
+    assert {"latency_metrics", "cost_metrics"} <= result.metrics.keys()
+    assert json.loads(json.dumps(alone.metrics, default=repr)) == result.metrics
+
+
 def test_unknown_executor_says_which_distribution(tmp_path: Path) -> None:
     make_dataset(tmp_path / "cases.jsonl", 2)
     proc = _cli("--no-plugins", "eval-batch", "cases.jsonl", "--executor", "dask", cwd=tmp_path)

@@ -321,6 +321,7 @@ def evaluate_dataset(
     tools: Any = None,
     options: Mapping[str, Any] | None = None,
     gold_dir: str | os.PathLike[str] | None = None,
+    validate_side_effects: bool = True,
     worst: int = 10,
     on_error: Callable[[CaseError], None] | None = None,
     plugin_manager: ToolscorePluginManager | None = None,
@@ -334,7 +335,8 @@ def evaluate_dataset(
     line per case, appended a batch at a time; ``resume`` skips the ids already there. The
     scoring options (``weights``, ``forbidden``, ``strict``, ``match``, ``tools``,
     ``options``) are those of :func:`toolscore.evaluate`, checked once here, and apply to
-    every case. ``batch_size`` is the number of cases per work unit; ``None`` takes the
+    every case. A gold/ + traces/ pair is scored as ``toolscore eval`` scores two files
+    (:func:`toolscore.evaluate_trace`, with ``validate_side_effects``). ``batch_size`` is the number of cases per work unit; ``None`` takes the
     executor's preference (128 cases for ``local``).
 
     Example::
@@ -374,6 +376,7 @@ def evaluate_dataset(
         match=match,
         tools=tools,
         options=dict(options) if options else None,
+        side_effects=validate_side_effects,
         no_plugins=os.environ.get("TOOLSCORE_NO_PLUGINS", "") not in ("", "0"),
     )
     return DatasetRun(

@@ -4,7 +4,9 @@
 or a Dask worker can run it. A batch is either raw JSON Lines bytes (decoded and parsed here,
 in the worker) or prepared :class:`Case` values (gold/ + traces/ folders, OTLP exports). Each
 case goes through core's own pieces: gold parsing (matcher forms such as ``{"$regex": ...}``),
-trace extraction (any supported format), then :func:`toolscore.evaluate`. A bad record becomes
+trace extraction (any supported format), then :func:`toolscore.evaluate`; a gold/ + traces/
+pair goes through :func:`toolscore.evaluate_trace` instead, as ``toolscore eval`` takes
+files (so ``strict`` does not apply to it: file comparison is lenient). A bad record becomes
 a :class:`CaseError` whose one line names the file, the line and the JSON path; it never stops
 the batch.
 
@@ -32,6 +34,7 @@ from toolscore.result import letter_grade
 
 if TYPE_CHECKING:
     from toolscore.plugins.manager import ToolscorePluginManager
+    from toolscore.result import EvaluationResult
 
 
 @attrs.frozen
@@ -48,6 +51,8 @@ class ScoringOptions:
     tools: tuple[Mapping[str, Any], ...] | None = None
     #: Options for plugin metrics (``context.options``), or ``None``.
     options: Mapping[str, Any] | None = None
+    #: Check the gold files' side effects (gold/ + traces/ folders only, as ``toolscore eval``).
+    side_effects: bool = True
     #: Plugin selection, re-applied in worker processes that build their own manager.
     no_plugins: bool = False
     disabled: tuple[str, ...] = ()
@@ -222,6 +227,9 @@ class _Scorer:
             self.errors.append((len(self.rows), CaseError(source, message, known_id)))
 
     def _score(self, source: str, item: str | Case) -> None:
+        if not isinstance(item, str) and item.files is not None:
+            self._record(source, *self._score_files(*item.files, item.id))
+            return
         if isinstance(item, str):
             record = _decode(item, source)
             if type(record) is not dict and not isinstance(record, Mapping):
@@ -251,6 +259,33 @@ class _Scorer:
                 _expected(raw[0], raw[2], source, pm)
                 _actual(raw[1], "auto", source, pm)
             raise InputError(str(exc), source=source) from None
+        self._record(source, case_id, result)
+
+    def _score_files(
+        self, gold_file: str, trace_file: str, case_id: str | None
+    ) -> tuple[str, EvaluationResult]:
+        """A gold/ and traces/ pair, scored as ``toolscore eval GOLD TRACE`` scores it: by
+        :func:`~toolscore.evaluate_trace`, so the gold file's structured steps, ``match`` and
+        ``tools``, and the trace's durations, costs and side effects count as they do there."""
+        from toolscore.evaluation import evaluate_trace
+
+        if not Path(gold_file).exists():
+            raise InputError(f"no gold file {gold_file} for this trace", source=trace_file)
+        options = self.options
+        result = evaluate_trace(
+            gold_file,
+            trace_file,
+            format=options.format,
+            validate_side_effects=options.side_effects,
+            forbidden=self._forbidden,
+            weights=options.weights,
+            plugin_manager=self.pm,
+            **self._extra,
+        )
+        return case_id or Path(trace_file).stem, result
+
+    def _record(self, source: str, case_id: str, result: EvaluationResult) -> None:
+        """Keep a scored case: its output line, its row, and its share of the tally."""
         findings, tools = summarize(result)
         score = result.score
         grade = letter_grade(score)  # result.grade would compute the score again
@@ -282,17 +317,8 @@ _Raw = tuple[Any, Any, "str | None"]
 def _calls(
     case: Case, options: ScoringOptions, pm: ToolscorePluginManager
 ) -> tuple[str, Any, Any, _Raw | None]:
-    """``(id, expected, actual, raw)`` of a prepared case (folder pair, OTLP trace, or a
-    decoded record); see :func:`_from_record`."""
-    from toolscore.loading import load_gold_standard, load_trace
-
-    if case.files is not None:
-        gold_file, trace_file = case.files
-        if not Path(gold_file).exists():
-            raise InputError(f"no gold file {gold_file} for this trace", source=trace_file)
-        expected = load_gold_standard(gold_file, plugin_manager=pm)
-        actual = load_trace(trace_file, format=options.format, plugin_manager=pm)
-        return case.id or Path(trace_file).stem, expected, actual, None
+    """``(id, expected, actual, raw)`` of a prepared record (an OTLP trace, or a record
+    decoded by the reader); see :func:`_from_record`."""
     if case.text is not None:
         record, text = _decode(case.text, case.source), case.text
     else:

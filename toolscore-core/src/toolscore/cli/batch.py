@@ -5,7 +5,9 @@ into arguments, prints bad records as they come (one line each, on stderr), show
 writes the aggregate reports and applies ``--fail-under`` to the mean score.
 
 The gold options are those of ``toolscore eval`` (``--weight``, ``--match``/``--args``,
-``--tools``, ``--forbidden``, ``--option``) and apply to every case; the LLM judge is not run.
+``--tools``, ``--forbidden``, ``--option``, ``--no-side-effects``) and apply to every case; a
+gold/ + traces/ pair is scored as ``toolscore eval GOLD TRACE`` would score it. The LLM judge
+is not run.
 
 Exit codes: 0 success (bad records skipped are reported, not fatal); 1 a handled error, a bad
 record with ``--fail-fast``, forbidden calls or credentials with ``--fail-on-violations``, or
@@ -27,6 +29,7 @@ from toolscore.cli.options import (
     forbidden_option,
     match_mode_option,
     metric_option,
+    no_side_effects_option,
     tools_file_option,
     trace_format_option,
     weights_option,
@@ -104,6 +107,7 @@ from toolscore.cli.output import ExitCode, fail, handled_errors
 @forbidden_option
 @weights_option
 @metric_option
+@no_side_effects_option
 @click.option(
     "--fail-on-violations",
     is_flag=True,
@@ -135,6 +139,7 @@ def command(
     forbidden: Path | None,
     weights: tuple[tuple[str, float], ...],
     metric_options: tuple[tuple[str, Any], ...],
+    no_side_effects: bool,
     fail_on_violations: bool,
     fail_under: Threshold | None,
     verbose: bool,
@@ -188,6 +193,7 @@ def command(
             tools=tools,
             options=dict(metric_options) or None,
             gold_dir=gold_dir,
+            validate_side_effects=not no_side_effects,
             worst=worst,
             on_error=report,
             plugin_manager=pm,

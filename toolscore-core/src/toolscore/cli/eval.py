@@ -20,6 +20,7 @@ from toolscore.cli.options import (
     forbidden_option,
     match_mode_option,
     metric_option,
+    no_side_effects_option,
     report_option,
     tools_file_option,
     trace_format_option,
@@ -82,7 +83,7 @@ _REPORT_OPTIONS = (
     help="Also write a JUnit XML report.",
 )
 @report_option()
-@click.option("--no-side-effects", is_flag=True, help="Skip side-effect validation.")
+@no_side_effects_option
 @click.option(
     "--llm-judge", is_flag=True, help="Add an LLM judge's semantic score (needs toolscore-judge)."
 )

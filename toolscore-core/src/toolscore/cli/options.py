@@ -253,6 +253,12 @@ class ThresholdType(click.ParamType):  # type: ignore[type-arg]
 
 
 #: ``--forbidden FILE``: the forbidden-call rules, for every command that scores a gold file.
+no_side_effects_option = click.option(
+    "--no-side-effects",
+    is_flag=True,
+    help="Skip side-effect validation.",
+)
+
 forbidden_option = click.option(
     "--forbidden",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
