@@ -271,13 +271,17 @@ def test_results_writer_appends_each_batch_whole_before_close(tmp_path: Path) ->
 
 
 def test_seen_ids_remembers_many_ids_exactly() -> None:
-    from toolscore.batch.ids import SeenIds
+    from toolscore.batch.ids import MAX_LOAD, SeenIds
 
-    seen = SeenIds()
     ids = [f"case-{i:07d}" for i in range(50_000)]
-    assert all(seen.add(i) for i in ids)
-    assert not any(seen.add(i) for i in ids[::7])
-    assert len(seen) == len(ids)
+    for seen in (SeenIds(), SeenIds(buckets=1)):  # the second doubles its buckets 9 times
+        assert all(seen.add(i) for i in ids)
+        assert not any(seen.add(i) for i in ids[::7])
+        assert len(seen) == len(ids)
+        assert all(i in seen for i in ids)
+        assert "case-x" not in seen
+        # a lookup scans one bucket: growing keeps them short whatever the number of ids
+        assert max(len(bucket) for bucket in seen._buckets) // 8 < 4 * MAX_LOAD
 
 
 def test_fail_fast_stops_and_keeps_what_was_written(tmp_path: Path) -> None:
