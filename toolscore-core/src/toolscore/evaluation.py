@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from toolscore.protocols import Metric
     from toolscore.specs import MetricSpec
 
-__all__ = ["evaluate", "evaluate_trace", "plugin_metric_names"]
+__all__ = ["add_judgement", "evaluate", "evaluate_trace", "plugin_metric_names"]
 
 _INSTALL_JUDGE = "the LLM judge needs the toolscore-judge distribution: pip install toolscore-judge"
 
@@ -194,9 +194,7 @@ def evaluate_trace(
     if expectations is not None:
         result.metrics["expectations"] = expectations
     if judge is not False:
-        semantic = _judge(judge, gold_calls, trace_calls, result, pm)
-        if semantic is not None:
-            result.metrics["semantic_metrics"] = semantic
+        add_judgement(result, judge, pm)
     pm.evaluation_finished(result)
     return result
 
@@ -328,16 +326,19 @@ def _run(
     return result
 
 
-def _judge(
-    judge: Any,
-    gold_calls: Sequence[ToolCall],
-    trace_calls: Sequence[ToolCall],
-    result: EvaluationResult,
-    pm: ToolscorePluginManager,
-) -> dict[str, Any] | None:
+def add_judgement(result: EvaluationResult, judge: Any, pm: ToolscorePluginManager) -> None:
+    """Add an LLM judge's ``semantic_metrics`` to ``result``, judging the pairs its metrics
+    used: what ``evaluate_trace(judge=...)`` and ``eval-batch --llm-judge`` do.
+
+    Without a judge installed nothing is added, with a ``UserWarning``.
+    """
     try:
         from toolscore.judging import run_judge
     except ImportError:
         warnings.warn(_INSTALL_JUDGE, UserWarning, stacklevel=3)
-        return None
-    return run_judge(judge, gold_calls, trace_calls, result.alignment, plugin_manager=pm)
+        return
+    semantic = run_judge(
+        judge, result.gold_calls, result.trace_calls, result.alignment, plugin_manager=pm
+    )
+    if semantic is not None:
+        result.metrics["semantic_metrics"] = semantic

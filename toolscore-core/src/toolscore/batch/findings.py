@@ -8,7 +8,8 @@ trace calls' error flags, the policy violations and the security metric.
 Codes: ``missing_call`` (an expected call has no partner), ``wrong_arguments`` (paired, but
 some expected argument does not match), ``unexpected_call`` (an actual call has no partner),
 ``call_error`` (an actual call returned an error), ``forbidden_call`` (a forbidden-rule
-violation), ``credential`` (a credential in arguments).
+violation), ``credential`` (a credential in arguments), ``judge_error`` (the LLM judge gave
+no verdict: no API key, an HTTP error).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ FINDING_CODES = (
     "call_error",
     "forbidden_call",
     "credential",
+    "judge_error",
 )
 
 
@@ -89,4 +91,7 @@ def summarize(result: EvaluationResult) -> tuple[dict[str, int], dict[str, dict[
         credentials = int(security.get("secret_count", 0) or 0)
         if credentials:
             findings["credential"] = credentials
+    semantic = metrics.get("semantic_metrics")
+    if semantic and semantic.get("error"):
+        findings["judge_error"] = 1
     return findings, tools

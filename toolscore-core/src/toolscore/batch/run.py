@@ -322,6 +322,7 @@ def evaluate_dataset(
     options: Mapping[str, Any] | None = None,
     gold_dir: str | os.PathLike[str] | None = None,
     validate_side_effects: bool = True,
+    judge: Any = False,
     worst: int = 10,
     on_error: Callable[[CaseError], None] | None = None,
     plugin_manager: ToolscorePluginManager | None = None,
@@ -336,7 +337,10 @@ def evaluate_dataset(
     scoring options (``weights``, ``forbidden``, ``strict``, ``match``, ``tools``,
     ``options``) are those of :func:`toolscore.evaluate`, checked once here, and apply to
     every case. A gold/ + traces/ pair is scored as ``toolscore eval`` scores two files
-    (:func:`toolscore.evaluate_trace`, with ``validate_side_effects``). ``batch_size`` is the number of cases per work unit; ``None`` takes the
+    (:func:`toolscore.evaluate_trace`, with ``validate_side_effects``). ``judge`` (off by
+    default) adds an LLM judge's ``semantic_metrics`` to every case, as
+    ``evaluate_trace(judge=...)`` does; it calls the judge's API once per case not in its
+    cache. ``batch_size`` is the number of cases per work unit; ``None`` takes the
     executor's preference (128 cases for ``local``).
 
     Example::
@@ -377,6 +381,7 @@ def evaluate_dataset(
         tools=tools,
         options=dict(options) if options else None,
         side_effects=validate_side_effects,
+        judge=judge,
         no_plugins=os.environ.get("TOOLSCORE_NO_PLUGINS", "") not in ("", "0"),
     )
     return DatasetRun(

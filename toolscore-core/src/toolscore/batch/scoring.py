@@ -53,6 +53,8 @@ class ScoringOptions:
     options: Mapping[str, Any] | None = None
     #: Check the gold files' side effects (gold/ + traces/ folders only, as ``toolscore eval``).
     side_effects: bool = True
+    #: An LLM judge (a ``JudgeConfig``, a model name) for ``semantic_metrics``; off by default.
+    judge: Any = False
     #: Plugin selection, re-applied in worker processes that build their own manager.
     no_plugins: bool = False
     disabled: tuple[str, ...] = ()
@@ -259,6 +261,10 @@ class _Scorer:
                 _expected(raw[0], raw[2], source, pm)
                 _actual(raw[1], "auto", source, pm)
             raise InputError(str(exc), source=source) from None
+        if self.options.judge is not False:
+            from toolscore.evaluation import add_judgement
+
+            add_judgement(result, self.options.judge, pm)
         self._record(source, case_id, result)
 
     def _score_files(
@@ -277,6 +283,7 @@ class _Scorer:
             trace_file,
             format=options.format,
             validate_side_effects=options.side_effects,
+            judge=options.judge,
             forbidden=self._forbidden,
             weights=options.weights,
             plugin_manager=self.pm,

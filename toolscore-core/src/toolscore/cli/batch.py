@@ -5,9 +5,9 @@ into arguments, prints bad records as they come (one line each, on stderr), show
 writes the aggregate reports and applies ``--fail-under`` to the mean score.
 
 The gold options are those of ``toolscore eval`` (``--weight``, ``--match``/``--args``,
-``--tools``, ``--forbidden``, ``--option``, ``--no-side-effects``) and apply to every case; a
-gold/ + traces/ pair is scored as ``toolscore eval GOLD TRACE`` would score it. The LLM judge
-is not run.
+``--tools``, ``--forbidden``, ``--option``, ``--no-side-effects``, ``--llm-judge`` and the
+``--llm-*`` options, off by default) and apply to every case; a gold/ + traces/ pair is scored
+as ``toolscore eval GOLD TRACE`` would score it.
 
 Exit codes: 0 success (bad records skipped are reported, not fatal); 1 a handled error, a bad
 record with ``--fail-fast``, forbidden calls or credentials with ``--fail-on-violations``, or
@@ -27,6 +27,8 @@ from toolscore.cli.options import (
     args_policy_option,
     fail_under_option,
     forbidden_option,
+    judge_options,
+    judge_setting,
     match_mode_option,
     metric_option,
     no_side_effects_option,
@@ -108,6 +110,7 @@ from toolscore.cli.output import ExitCode, fail, handled_errors
 @weights_option
 @metric_option
 @no_side_effects_option
+@judge_options
 @click.option(
     "--fail-on-violations",
     is_flag=True,
@@ -140,6 +143,11 @@ def command(
     weights: tuple[tuple[str, float], ...],
     metric_options: tuple[tuple[str, Any], ...],
     no_side_effects: bool,
+    llm_judge: bool,
+    llm_model: str,
+    llm_provider: str | None,
+    llm_base_url: str | None,
+    llm_cache: str | None,
     fail_on_violations: bool,
     fail_under: Threshold | None,
     verbose: bool,
@@ -194,6 +202,7 @@ def command(
             options=dict(metric_options) or None,
             gold_dir=gold_dir,
             validate_side_effects=not no_side_effects,
+            judge=judge_setting(llm_judge, llm_model, llm_provider, llm_base_url, llm_cache),
             worst=worst,
             on_error=report,
             plugin_manager=pm,
@@ -212,6 +221,13 @@ def command(
     for label, path in (("JSON", json_report), ("Markdown", markdown), ("HTML", html)):
         if path is not None:
             console.print(f"> {label} report: {path}", markup=False)
+    unjudged = sum(f.count for f in aggregate.findings if f.code == "judge_error")
+    if unjudged:
+        click.echo(
+            f"Warning: LLM judge gave no verdict on {unjudged} case(s); "
+            f"semantic_metrics.error in {out} says why",
+            err=True,
+        )
     if fail_on_violations:
         violations = sum(
             f.count for f in aggregate.findings if f.code in ("forbidden_call", "credential")

@@ -18,6 +18,8 @@ from toolscore.cli.options import (
     check_weights,
     fail_under_option,
     forbidden_option,
+    judge_options,
+    judge_setting,
     match_mode_option,
     metric_option,
     no_side_effects_option,
@@ -84,22 +86,7 @@ _REPORT_OPTIONS = (
 )
 @report_option()
 @no_side_effects_option
-@click.option(
-    "--llm-judge", is_flag=True, help="Add an LLM judge's semantic score (needs toolscore-judge)."
-)
-@click.option("--llm-model", default="gpt-4o-mini", show_default=True, help="Judge model.")
-@click.option(
-    "--llm-provider",
-    type=click.Choice(["openai", "anthropic", "gemini", "openai_compatible"]),
-    default=None,
-    help="Judge provider (inferred from the model by default).",
-)
-@click.option(
-    "--llm-base-url", default=None, help="OpenAI-compatible endpoint (Ollama, vLLM, Groq, ...)."
-)
-@click.option(
-    "--llm-cache", default=None, metavar="DIR|off", help="Judge verdict cache folder, or 'off'."
-)
+@judge_options
 @click.option(
     "--save-baseline",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -232,7 +219,7 @@ def command(
             no_side_effects,
             forbidden,
             dict(weights) or None,
-            _judge_option(llm_judge, llm_model, llm_provider, llm_base_url, llm_cache),
+            judge_setting(llm_judge, llm_model, llm_provider, llm_base_url, llm_cache),
             dict(metric_options),
             match,
             tools_file,
@@ -306,18 +293,6 @@ def _turn_gates(result: Any, fail_on_violations: bool, fail_under: Threshold | N
 def _label(name: str) -> str:
     """``HTML`` for the built-in options' formats, the format name for any other."""
     return dict(_REPORT_OPTIONS).get(name, name)
-
-
-def _judge_option(
-    enabled: bool, model: str, provider: str | None, base_url: str | None, cache: str | None
-) -> Any:
-    if not enabled:
-        return False
-    try:
-        from toolscore.judging import judge_from_cli_options
-    except ImportError:
-        return model
-    return judge_from_cli_options(True, model, provider, base_url, cache)
 
 
 def _evaluate(

@@ -253,6 +253,59 @@ class ThresholdType(click.ParamType):  # type: ignore[type-arg]
 
 
 #: ``--forbidden FILE``: the forbidden-call rules, for every command that scores a gold file.
+def judge_options(function: FC) -> FC:
+    """``--llm-judge`` and the ``--llm-*`` options that aim it (``eval``, ``eval-batch``);
+    :func:`judge_setting` turns them into a ``judge=`` value."""
+    for option in reversed(
+        (
+            click.option(
+                "--llm-judge",
+                is_flag=True,
+                help="Add an LLM judge's semantic score (needs toolscore-judge).",
+            ),
+            click.option(
+                "--llm-model", default="gpt-4o-mini", show_default=True, help="Judge model."
+            ),
+            click.option(
+                "--llm-provider",
+                type=click.Choice(["openai", "anthropic", "gemini", "openai_compatible"]),
+                default=None,
+                help="Judge provider (inferred from the model by default).",
+            ),
+            click.option(
+                "--llm-base-url",
+                default=None,
+                help="OpenAI-compatible endpoint (Ollama, vLLM, Groq, ...).",
+            ),
+            click.option(
+                "--llm-cache",
+                default=None,
+                metavar="DIR|off",
+                help="Judge verdict cache folder, or 'off'.",
+            ),
+        )
+    ):
+        function = option(function)
+    return function
+
+
+def judge_setting(
+    enabled: bool, model: str, provider: str | None, base_url: str | None, cache: str | None
+) -> Any:
+    """The ``judge=`` value of the ``--llm-*`` options: ``False`` without ``--llm-judge``.
+
+    Without toolscore-judge installed it is the model name, which the evaluation turns into
+    a warning (``eval``) rather than an error.
+    """
+    if not enabled:
+        return False
+    try:
+        from toolscore.judging import judge_from_cli_options
+    except ImportError:
+        return model
+    return judge_from_cli_options(True, model, provider, base_url, cache)
+
+
 no_side_effects_option = click.option(
     "--no-side-effects",
     is_flag=True,
