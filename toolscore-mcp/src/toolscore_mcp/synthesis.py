@@ -172,7 +172,7 @@ class ToolSynthesizer:
 
     def _valid_value(self, name: str, value: Any) -> bool:
         if self._plain is True:
-            answer = instance_is_valid(self.properties[name], value)
+            answer = instance_is_valid(self.properties[name], value, formats=True, root=self.schema)
             if answer is not None:
                 return answer
         if self.validator is None:
@@ -269,7 +269,10 @@ class ToolSynthesizer:
         return None
 
     def _first_error(self, arguments: Mapping[str, Any]) -> Any:
-        if self._plain is True and instance_is_valid(self.schema, dict(arguments)) is True:
+        if (
+            self._plain is True
+            and instance_is_valid(self.schema, dict(arguments), formats=True) is True
+        ):
             return None
         if self.validator is None:
             return None
