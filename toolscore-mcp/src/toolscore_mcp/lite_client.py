@@ -30,6 +30,14 @@ __all__ = ["LiteConnection"]
 PROTOCOL_VERSION = "2025-11-25"
 #: A stdout "line" longer than this is junk, dropped as it grows (no message is this big).
 MAX_LINE_BYTES = 64 * 1024 * 1024
+#: Closing: how long a server may take to exit once its stdin is closed before it gets
+#: SIGTERM, and then SIGKILL. The MCP shutdown sequence for stdio (close stdin, wait a
+#: reasonable time, SIGTERM, SIGKILL) leaves the times to the client. By then the server has
+#: answered everything; a server in Python spends 0.2-0.5 s tearing its interpreter down
+#: after EOF, time the user would wait for nothing, while SIGTERM ends it at once. A server
+#: that exits on EOF (as Node servers do, in about 10 ms) never sees a signal.
+EXIT_GRACE_SECONDS = 0.1
+TERMINATE_GRACE_SECONDS = 1.0
 
 
 class LiteConnection(ConnectionBase):
@@ -139,13 +147,19 @@ class LiteConnection(ConnectionBase):
         if process is not None and not was_closed:
             with contextlib.suppress(Exception):
                 await process.stdin.aclose()
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(process.wait(), 1.0)
-            if process.returncode is None:
-                with contextlib.suppress(ProcessLookupError):
-                    process.kill()
+            for grace, stop in (
+                (EXIT_GRACE_SECONDS, process.terminate),
+                (TERMINATE_GRACE_SECONDS, process.kill),
+            ):
                 with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(process.wait(), 1.0)
+                    await asyncio.wait_for(process.wait(), grace)
+                if process.returncode is not None:
+                    break
+                with contextlib.suppress(ProcessLookupError):
+                    stop()
+            else:
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(process.wait(), TERMINATE_GRACE_SECONDS)
         tasks, self._tasks = list(self._tasks), set()
         for task in tasks:
             task.cancel()

@@ -138,7 +138,7 @@ class _Stdout:
 class PipedProcess:
     """A running :class:`subprocess.Popen` whose pipes the event loop reads and writes: what
     the small client needs of a process (``stdin.send``/``aclose``, ``async for`` over
-    ``stdout``, ``returncode``, ``kill``, ``wait`` and ``aclose``)."""
+    ``stdout``, ``returncode``, ``terminate``, ``kill``, ``wait`` and ``aclose``)."""
 
     def __init__(
         self,
@@ -173,6 +173,9 @@ class PipedProcess:
 
     def kill(self) -> None:
         self._popen.kill()
+
+    def terminate(self) -> None:
+        self._popen.terminate()
 
     async def wait(self) -> int:
         import asyncio
