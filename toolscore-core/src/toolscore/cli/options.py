@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+import attrs
 import click
 
 GRADES = ("A", "B", "C", "D", "F")
@@ -253,57 +255,77 @@ class ThresholdType(click.ParamType):  # type: ignore[type-arg]
 
 
 #: ``--forbidden FILE``: the forbidden-call rules, for every command that scores a gold file.
-def judge_options(function: FC) -> FC:
-    """``--llm-judge`` and the ``--llm-*`` options that aim it (``eval``, ``eval-batch``);
-    :func:`judge_setting` turns them into a ``judge=`` value."""
-    for option in reversed(
-        (
-            click.option(
-                "--llm-judge",
-                is_flag=True,
-                help="Add an LLM judge's semantic score (needs toolscore-judge).",
-            ),
-            click.option(
-                "--llm-model", default="gpt-4o-mini", show_default=True, help="Judge model."
-            ),
-            click.option(
-                "--llm-provider",
-                type=click.Choice(["openai", "anthropic", "gemini", "openai_compatible"]),
-                default=None,
-                help="Judge provider (inferred from the model by default).",
-            ),
-            click.option(
-                "--llm-base-url",
-                default=None,
-                help="OpenAI-compatible endpoint (Ollama, vLLM, Groq, ...).",
-            ),
-            click.option(
-                "--llm-cache",
-                default=None,
-                metavar="DIR|off",
-                help="Judge verdict cache folder, or 'off'.",
-            ),
-        )
-    ):
-        function = option(function)
-    return function
+@attrs.frozen
+class JudgeRequest:
+    """What the ``--llm-*`` options asked for; :meth:`setting` is the ``judge=`` value."""
+
+    enabled: bool
+    model: str
+    provider: str | None
+    base_url: str | None
+    cache: str | None
+
+    def setting(self) -> Any:
+        """``False`` without ``--llm-judge``; else the judge's config (the model name when
+        toolscore-judge is not installed, which the evaluation turns into a warning).
+
+        :raises MissingPluginError: a judge plugin is installed but cannot serve the options.
+        """
+        if not self.enabled:
+            return False
+        try:
+            from toolscore.judging import judge_from_cli_options
+        except ImportError:
+            return self.model
+        return judge_from_cli_options(True, self.model, self.provider, self.base_url, self.cache)
 
 
-def judge_setting(
-    enabled: bool, model: str, provider: str | None, base_url: str | None, cache: str | None
-) -> Any:
-    """The ``judge=`` value of the ``--llm-*`` options: ``False`` without ``--llm-judge``.
+def judge_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``--llm-judge`` and the ``--llm-*`` options that aim it (``eval``, ``eval-batch``),
+    handed to the command as one ``judge`` argument, a :class:`JudgeRequest`."""
 
-    Without toolscore-judge installed it is the model name, which the evaluation turns into
-    a warning (``eval``) rather than an error.
-    """
-    if not enabled:
-        return False
-    try:
-        from toolscore.judging import judge_from_cli_options
-    except ImportError:
-        return model
-    return judge_from_cli_options(True, model, provider, base_url, cache)
+    @functools.wraps(function)
+    def command(
+        *args: Any,
+        llm_judge: bool,
+        llm_model: str,
+        llm_provider: str | None,
+        llm_base_url: str | None,
+        llm_cache: str | None,
+        **kwargs: Any,
+    ) -> Any:
+        judge = JudgeRequest(llm_judge, llm_model, llm_provider, llm_base_url, llm_cache)
+        return function(*args, judge=judge, **kwargs)
+
+    options = (
+        click.option(
+            "--llm-judge",
+            is_flag=True,
+            help="Add an LLM judge's semantic score (needs toolscore-judge).",
+        ),
+        click.option("--llm-model", default="gpt-4o-mini", show_default=True, help="Judge model."),
+        click.option(
+            "--llm-provider",
+            type=click.Choice(["openai", "anthropic", "gemini", "openai_compatible"]),
+            default=None,
+            help="Judge provider (inferred from the model by default).",
+        ),
+        click.option(
+            "--llm-base-url",
+            default=None,
+            help="OpenAI-compatible endpoint (Ollama, vLLM, Groq, ...).",
+        ),
+        click.option(
+            "--llm-cache",
+            default=None,
+            metavar="DIR|off",
+            help="Judge verdict cache folder, or 'off'.",
+        ),
+    )
+    decorated: Callable[..., Any] = command
+    for option in reversed(options):
+        decorated = option(decorated)
+    return decorated
 
 
 no_side_effects_option = click.option(
