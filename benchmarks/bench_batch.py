@@ -12,6 +12,7 @@ run, and the ratio to the plain run of the same round (worst and median over the
 a run disturbed by another process shows as an outlier rather than as the result.
 
     python benchmarks/bench_batch.py --cases 200000 --modes plain,workers1,workers2,dask
+    python benchmarks/bench_batch.py --cases 3000 --instructions   # needs valgrind
 """
 
 from __future__ import annotations
@@ -122,12 +123,20 @@ def main() -> None:
     parser.add_argument("--cases", type=int, default=200_000)
     parser.add_argument("--modes", default="plain,workers1,workers2,dask")
     parser.add_argument("--repeat", type=int, default=1, help="rounds over the modes")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count instructions per case under valgrind (plain and workers1) instead of timing",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--dataset", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args.child, args.dataset, args.out)
+        return
+    if args.instructions:
+        instructions(args.cases)
         return
     with tempfile.TemporaryDirectory() as tmp:
         dataset = Path(tmp) / f"cases-{args.cases}.jsonl"
@@ -158,6 +167,47 @@ def main() -> None:
         if args.repeat > 1:
             for line in summarize(runs):
                 print(json.dumps(line), flush=True)
+
+
+def instructions(cases: int) -> None:
+    """Instructions per case of ``plain`` and ``workers1``, counted by valgrind's callgrind.
+
+    A count does not move with the machine's load or clock, which on a shared VM swing a
+    timed run by 10-20 %. Each mode runs on ``cases`` and on a third as many; the difference
+    divided by the difference in cases is the per-case cost, start-up excluded. Takes a few
+    minutes (callgrind runs code about 50 times slower).
+    """
+    small = max(1, cases // 3)
+    with tempfile.TemporaryDirectory() as tmp:
+        sizes = {n: Path(tmp) / f"cases-{n}.jsonl" for n in (small, cases)}
+        for n, path in sizes.items():
+            generate(path, n)
+        counts: dict[tuple[str, int], int] = {}
+        for mode in ("plain", "workers1"):
+            for n, path in sizes.items():
+                out = Path(tmp) / f"callgrind-{mode}-{n}.out"
+                subprocess.run(
+                    ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                     sys.executable, __file__, "--child", mode, "--dataset", str(path),
+                     "--out", str(Path(tmp) / f"{mode}.jsonl")],
+                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                )  # fmt: skip
+                summary = next(
+                    line for line in out.read_text().splitlines() if line.startswith("summary:")
+                )
+                counts[mode, n] = int(summary.split()[1])
+        per_case = {
+            mode: (counts[mode, cases] - counts[mode, small]) / (cases - small)
+            for mode in ("plain", "workers1")
+        }
+        print(json.dumps({
+            "instructions_per_case": {mode: round(value) for mode, value in per_case.items()},
+            "workers1_vs_plain": round(per_case["workers1"] / per_case["plain"], 4),
+            "startup_instructions": {
+                mode: round(counts[mode, small] - small * per_case[mode])
+                for mode in ("plain", "workers1")
+            },
+        }), flush=True)  # fmt: skip
 
 
 def summarize(runs: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
