@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import toolscore
 import toolscore_judge.plugin
 from click.testing import CliRunner, Result
 from judge_support import FakeLLM
@@ -59,6 +60,28 @@ def test_evaluate_trace_with_a_judge(
     assert semantic["pairs"] == [[0, 1], [1, 0]]
     assert semantic["per_call_scores"] == [0.5, 1.0]
     assert semantic["semantic_score"] == pytest.approx(0.75)
+    assert len(llm.seen) == 1
+
+
+def test_evaluate_in_memory_with_a_judge_before_the_finished_hook(
+    llm: FakeLLM, make_config: Callable[..., JudgeConfig], pm: ToolscorePluginManager
+) -> None:
+    seen: list[Any] = []
+
+    class Listener:
+        @toolscore.hookimpl
+        def toolscore_evaluation_finished(self, result: Any) -> None:
+            seen.append(result.metrics.get("semantic_metrics"))
+
+    pm.register(Listener(), name="listener")
+    result = evaluation.evaluate(GOLD, TRACE["calls"], judge=make_config(), plugin_manager=pm)
+    semantic = result.metrics["semantic_metrics"]
+    assert semantic["per_call_scores"] == [0.5, 1.0]
+    assert seen == [semantic]  # plugins listening for the result see the judge's verdict
+    assert (
+        "semantic_metrics"
+        not in evaluation.evaluate(GOLD, TRACE["calls"], plugin_manager=pm).metrics
+    )
     assert len(llm.seen) == 1
 
 

@@ -78,7 +78,8 @@ def test_retry_after_is_capped(llm: FakeLLM, judge: Judge) -> None:
     started = time.monotonic()
     result = judge("openai", max_retry_wait=0.05)
     assert "error" not in result
-    assert time.monotonic() - started < 1.0
+    # capped at 0.05 s, not the hour asked for (the bound leaves room for a loaded machine)
+    assert time.monotonic() - started < 10.0
 
 
 def test_client_errors_are_not_retried(llm: FakeLLM, judge: Judge) -> None:

@@ -44,6 +44,7 @@ def evaluate(
     options: Mapping[str, Any] | None = None,
     match: Any = None,
     tools: Any = None,
+    judge: Any = False,
     plugin_manager: ToolscorePluginManager | None = None,
 ) -> EvaluationResult:
     """Score actual tool calls against expected ones.
@@ -68,6 +69,9 @@ def evaluate(
     :param tools: tool definitions (OpenAI, Anthropic, MCP, Gemini lists, or
         ``{name: schema}``): each actual call's arguments are validated against its tool's
         input schema into ``metrics["schema_validity"]``; the score does not change.
+    :param judge: an LLM judge for ``metrics["semantic_metrics"]``, as in
+        :func:`evaluate_trace` (``True``, a model name or a ``JudgeConfig``; needs
+        toolscore-judge); off by default. The score does not change.
     :param plugin_manager: the manager whose metrics and extractors to use (default: the
         process-wide one).
     :raises TypeError: ``expected`` is not a list, or ``actual`` is not a recognised format.
@@ -110,6 +114,8 @@ def evaluate(
         result.metrics["expectations"] = expectations
     if verdict is not None:
         result.metrics["trajectory_match"] = {**verdict.to_dict(), "spec": spec.to_dict()}
+    if judge is not False:
+        add_judgement(result, judge, pm)
     pm.evaluation_finished(result)
     return result
 
@@ -328,7 +334,8 @@ def _run(
 
 def add_judgement(result: EvaluationResult, judge: Any, pm: ToolscorePluginManager) -> None:
     """Add an LLM judge's ``semantic_metrics`` to ``result``, judging the pairs its metrics
-    used: what ``evaluate_trace(judge=...)`` and ``eval-batch --llm-judge`` do.
+    used: what ``judge=`` does in :func:`evaluate` and :func:`evaluate_trace`, before the
+    ``toolscore_evaluation_finished`` hook sees the result.
 
     Without a judge installed nothing is added, with a ``UserWarning``.
     """

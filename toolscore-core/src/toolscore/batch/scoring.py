@@ -209,6 +209,7 @@ class _Scorer:
                 ("match", options.match),
                 ("tools", list(options.tools) if options.tools is not None else None),
                 ("options", options.options),
+                ("judge", None if options.judge is False else options.judge),
             )
             if value is not None
         }
@@ -261,10 +262,6 @@ class _Scorer:
                 _expected(raw[0], raw[2], source, pm)
                 _actual(raw[1], "auto", source, pm)
             raise InputError(str(exc), source=source) from None
-        if self.options.judge is not False:
-            from toolscore.evaluation import add_judgement
-
-            add_judgement(result, self.options.judge, pm)
         self._record(source, case_id, result)
 
     def _score_files(
@@ -283,7 +280,6 @@ class _Scorer:
             trace_file,
             format=options.format,
             validate_side_effects=options.side_effects,
-            judge=options.judge,
             forbidden=self._forbidden,
             weights=options.weights,
             plugin_manager=self.pm,
