@@ -31,6 +31,7 @@ __all__ = [
     "classify_failure",
     "environment_need",
     "looks_like_internal_error",
+    "missing_credential_line",
 ]
 
 #: Evidence for a value that any correct server must accept as valid input.
@@ -134,6 +135,33 @@ def environment_need(text: str) -> str | None:
     if _BINARY.search(text):
         return "binary"
     return None
+
+
+#: A credential named on a stderr line: an ``..._API_KEY``-style variable, or the words.
+_CREDENTIAL_NAME = lazy_pattern(
+    r"\b[A-Z][A-Z0-9]*_(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\b"
+    r"|api[ _-]?key|access[ _-]?token|auth[ _-]?token|credentials?\b",
+    re.IGNORECASE,
+)
+#: ... said to be absent.
+_ABSENT = lazy_pattern(
+    r"\bno\b|not (?:set|found|provided|configured|defined)|missing|\bunset\b|is empty"
+    r"|\brequired\b|\bwithout\b|keyless",
+    re.IGNORECASE,
+)
+
+
+def missing_credential_line(stderr: str) -> str:
+    """The first line of a server's stderr that says a credential is missing, or ``""``.
+
+    Servers often say so once, when they start ("no SEARCH_API_KEY set; running in keyless
+    mode"), and then fail each call with whatever comes first, often a network error
+    offline. The line tells the reader what else the tools will need.
+    """
+    for line in stderr.splitlines():
+        if _CREDENTIAL_NAME.search(line) and _ABSENT.search(line):
+            return line.strip()
+    return ""
 
 
 def looks_like_internal_error(text: str) -> bool:

@@ -309,6 +309,10 @@ async def grade_server(
         notes.append(f"the server {note}; stdout must carry only protocol messages.")
     if stats.restarts:
         notes.append(f"the server was restarted {stats.restarts} time(s) after crashes or hangs.")
+    if stats.missing_credential:
+        notes.append(
+            f"the server's stderr says a credential is missing: {stats.missing_credential}"
+        )
     from toolscore_mcp.rules.validity import listing_issues
 
     lint = listing_issues(listing_problems) + lint_tools(tools, details.instructions, pm=pm)

@@ -21,6 +21,7 @@ from typing import Any
 
 import attrs
 
+from toolscore_mcp.classify import missing_credential_line
 from toolscore_mcp.client import MCPConnection
 from toolscore_mcp.errors import MCPConnectionClosed, MCPError, MCPTimeoutError
 from toolscore_mcp.model import MCPToolDef, Scenario, ScenarioResult
@@ -42,6 +43,8 @@ class RunStats:
     #: The first junk line, display-ready; ``junk_binary`` when it was not UTF-8.
     first_junk: str = ""
     junk_binary: bool = False
+    #: The first stderr line that says a credential is missing (stdio servers), or "".
+    missing_credential: str = ""
 
 
 class ServerHandle:
@@ -92,6 +95,10 @@ class ServerHandle:
         if connection.first_junk and not self.stats.first_junk:
             self.stats.first_junk = connection.first_junk
             self.stats.junk_binary = connection.junk_binary
+        if not self.stats.missing_credential:
+            self.stats.missing_credential = excerpt(
+                missing_credential_line(connection.stderr_tail(1 << 16))
+            )
 
     async def close(self) -> None:
         if self.current is not None:
