@@ -2,10 +2,11 @@
 
 Each ``real/servers/*.json`` was written by calling every tool by hand with valid arguments,
 before any scorecard was looked at (see ``real/README.md``). For every server this checks the
-four promises a server author relies on:
+promises a server author relies on:
 
 * no tool that works offline with valid arguments is failed;
 * no tool that needs the network, credentials or a missing program is called a defect;
+* a tool that needs a credential is reported as such (its need, or a note from its stderr);
 * every failure the server reports with ``isError: false`` is caught;
 * the grade falls within the fair range.
 
@@ -85,6 +86,20 @@ def test_no_network_or_credential_tool_is_called_a_defect(graded: Any) -> None:
         if truth["offline"] in NOT_OURS
     }
     assert {name: details for name, details in blamed.items() if details} == {}
+
+
+def test_a_credential_need_is_reported(graded: Any) -> None:
+    """A tool the table says needs a credential: the report says so, as its need or in a
+    note quoting what the server said about the missing credential."""
+    manifest, card = graded
+    needs = {row["tool"]: row["needs"] for row in card["coverage"]["tools"]}
+    quoted = any("credential is missing" in note for note in card["notes"])
+    unreported = [
+        name
+        for name, truth in manifest["tools"].items()
+        if truth["offline"] == "credentials" and needs.get(name) != "credentials" and not quoted
+    ]
+    assert unreported == []
 
 
 def test_every_error_reported_as_success_is_caught(graded: Any) -> None:
