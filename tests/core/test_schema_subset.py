@@ -171,6 +171,8 @@ def test_a_typical_tool_schema_is_answered_without_jsonschema(
 ) -> None:
     assert schema_is_valid(TOOL_SCHEMA) is True
     assert instance_is_valid(TOOL_SCHEMA, arguments) is valid
+    # checked once by the caller, then answered without checking it again
+    assert instance_is_valid(TOOL_SCHEMA, arguments, root=TOOL_SCHEMA) is valid
 
 
 @pytest.mark.parametrize(

@@ -128,11 +128,16 @@ def instance_is_valid(
     checker), so a schema that uses it is jsonschema's to answer; by default ``format`` is an
     annotation, as jsonschema treats it without a checker. ``root``: the document ``schema``
     is part of (a property's schema within a tool's), which gives the dialect and what
-    ``$ref`` points to.
+    ``$ref`` points to; it may be ``schema`` itself. The caller has had
+    ``schema_is_valid(root)`` answer ``True`` once: a schema is checked against many values,
+    and checking the whole document again for each would cost more than the answer.
     """
-    document = schema if root is None else root
-    if schema_is_valid(document) is not True or (root is not None and not _is_part(schema)):
+    if root is None:
+        if schema_is_valid(schema) is not True:
+            return None
+    elif schema is not root and not _is_part(schema):
         return None
+    document = schema if root is None else root
     try:
         return _valid(schema, instance, attrs.evolve(_root(document), formats=formats), 0)
     except (_Unknown, _Invalid):  # _Invalid: a malformed keyword, which jsonschema reports

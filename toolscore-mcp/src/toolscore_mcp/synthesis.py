@@ -271,7 +271,8 @@ class ToolSynthesizer:
     def _first_error(self, arguments: Mapping[str, Any]) -> Any:
         if (
             self._plain is True
-            and instance_is_valid(self.schema, dict(arguments), formats=True) is True
+            and instance_is_valid(self.schema, dict(arguments), formats=True, root=self.schema)
+            is True
         ):
             return None
         if self.validator is None:
