@@ -315,13 +315,14 @@ def _delta_text(item: RegressionItem) -> str:
 
 def print_comparison_result(comparison: ComparisonResult, console: Console | None = None) -> None:
     """Print the summary panel and the "Regression Analysis" table."""
-    from rich.console import Console as RichConsole
     from rich.markup import escape
     from rich.panel import Panel
     from rich.table import Table
     from rich.text import Text
 
-    console = console if console is not None else RichConsole()
+    from toolscore.terminal_width import make_console
+
+    console = console if console is not None else make_console()
     color = "green" if comparison.passed else "red"
     console.print()
     console.print(

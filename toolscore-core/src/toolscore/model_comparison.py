@@ -93,12 +93,13 @@ def _color(name: str, value: float) -> str:
 
 def print_comparison_table(comparison: Mapping[str, Any], console: Console | None = None) -> None:
     """Print the "Model Comparison Results" table and the overall winner."""
-    from rich.console import Console as RichConsole
     from rich.markup import escape
     from rich.table import Table
     from rich.text import Text
 
-    console = console if console is not None else RichConsole()
+    from toolscore.terminal_width import make_console
+
+    console = console if console is not None else make_console()
     models: list[str] = list(comparison.get("models", []))
     if not models:
         console.print("[yellow]No models to compare[/yellow]")

@@ -354,15 +354,15 @@ def _lint_surface(tools: Sequence[Any], details: Any, limits: Any, ctx: click.Co
     """Definition-only conformance checks, provider compatibility and the budget, printed
     on stderr after the lint table (stdout keeps the lint findings alone, as before);
     returns the broken budget gates."""
-    from rich.console import Console
     from rich.text import Text
     from toolscore.terminal_text import shown
+    from toolscore.terminal_width import make_console
 
     from toolscore_mcp.budget import measure
     from toolscore_mcp.compat import PROVIDERS, compatibility, incompatible_count
     from toolscore_mcp.conformance import definition_conformance
 
-    console = Console(stderr=True)
+    console = make_console(stderr=True)
     for outcome in definition_conformance(tools, details, pm=_plugin_manager(ctx)):
         for finding in outcome.findings:
             console.print(

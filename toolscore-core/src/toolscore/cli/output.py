@@ -25,15 +25,15 @@ class ExitCode(enum.IntEnum):
 
 
 def stdout_console() -> Console:
-    from rich.console import Console
+    from toolscore.terminal_width import make_console
 
-    return Console(highlight=False, soft_wrap=False)
+    return make_console(highlight=False, soft_wrap=False)
 
 
 def stderr_console() -> Console:
-    from rich.console import Console
+    from toolscore.terminal_width import make_console
 
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return make_console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def error_line(message: str) -> None:

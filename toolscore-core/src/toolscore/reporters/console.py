@@ -403,6 +403,7 @@ def _print_verbose(result: EvaluationResult, console: Console, show_explanations
             Text(assessment(score), style=f"bold {color}"),
             title=f"Overall Score: {score:.1%}",
             border_style=color,
+            expand=console.is_terminal,
         )
     )
     console.print()
@@ -421,9 +422,9 @@ def print_evaluation_summary(
     their details, tips, tool coverage, judge, side-effect and performance tables.
     """
     if console is None:
-        from rich.console import Console as RichConsole
+        from toolscore.terminal_width import make_console
 
-        console = RichConsole()
+        console = make_console()
     _header(console)
     if verbose:
         _print_verbose(result, console, show_explanations)

@@ -76,12 +76,12 @@ def print_scorecard(
     category and every try (arguments sent, the server's answer, the repair made next), so
     a reader can tell a broken tool from one we could not feed.
     """
-    from rich.console import Console
     from rich.panel import Panel
     from rich.table import Table
     from rich.text import Text
+    from toolscore.terminal_width import make_console
 
-    console = console or Console()
+    console = console or make_console()
     color = GRADE_COLORS.get(card.grade, "white")
     header = Text()
     header.append(f"MCP Scorecard: {shown(scorecard_title(card), one_line=True)}\n", style="bold")
