@@ -122,6 +122,31 @@ def test_assignments_keep_their_key_and_show_no_part_of_the_value() -> None:
     assert redact("Bearer 9f8e7d6c5b4a3f2e1d0c") == "Bearer [REDACTED bearer_token]"
 
 
+@pytest.mark.parametrize(
+    "advice",
+    [
+        "Set OPENAI_API_KEY or pass JudgeConfig(api_key=...).",
+        "api_key=\u2026 in the config",
+        "token=<your token>",
+        "password=$DB_PASSWORD",
+        "password=${DB_PASSWORD}",
+        "--api-key={KEY}",
+        "api_key=YOUR_API_KEY",
+        "token=your-token-here",
+        '"password": "***"',
+    ],
+)
+def test_advice_on_where_a_secret_goes_is_not_redacted(advice: str) -> None:
+    assert redact(advice) == advice
+
+
+@pytest.mark.parametrize(
+    "assignment", ["token=yourself99Q", "api_key=xyz123abc", "password=my.dog.Rex1", "secret=..a9"]
+)
+def test_values_that_only_start_like_a_placeholder_are_still_hidden(assignment: str) -> None:
+    assert "[REDACTED secret_assignment]" in redact(assignment)
+
+
 def test_redacting_twice_changes_nothing() -> None:
     text = " | ".join(text for text, _ in SECRETS.values())
     once = redact(text)

@@ -155,6 +155,9 @@ def test_cli_judge_error_with_markdown_report_exits_0(
     markdown = (tmp_path / "report.md").read_text()
     assert "Semantic Evaluation" in markdown
     assert "API key required for provider 'openai'" in markdown
+    # The advice on where the key goes is advice, not a secret: redaction keeps it readable.
+    assert "pass JudgeConfig(api_key=...)." in markdown
+    assert "pass JudgeConfig(api_key=...)." in " ".join(result.stderr.split())
     assert _semantic(tmp_path / "toolscore.json")["semantic_score"] is None
     # The console says so too, on stderr (stdout stays the reference's summary).
     assert "Warning: LLM judge: API key required for provider 'openai'" in " ".join(

@@ -124,6 +124,22 @@ _PEM = (
 )
 
 
+#: A value that only says where a secret goes (``api_key=...``, ``token=<your token>``,
+#: ``password=$DB_PASSWORD``, ``key=YOUR_API_KEY``): advice to a reader, not a credential.
+_PLACEHOLDER = re.compile(
+    r"(?:[.\u2026*xX_-]+"  # ..., …, ***, xxx
+    r"|<[^<>]*>|\{[^{}]*\}|\[[^\[\]]*\]"  # <your key>, {KEY}, [KEY]
+    r"|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?"  # $NAME, ${NAME}
+    r"|(?i:(?:your|my)[-_ ]?(?:[a-z]+[-_ ])?(?:key|token|secret|password)(?:[-_ ]?here)?))"
+    r"[)\].,;:]*"
+)
+
+
+def _not_a_placeholder(secret: str) -> bool:
+    """Whether an assigned value may be a real secret rather than a placeholder."""
+    return _PLACEHOLDER.fullmatch(secret) is None
+
+
 class _Rule:
     """One redaction format: what it hides, how it is shown and when a match counts.
 
@@ -252,6 +268,7 @@ REDACTION_PATTERNS: tuple[_Rule, ...] = (
         + _SECRET_KEY
         + r"\\?[\"']\s*:\s*\\?[\"'](?P<secret>(?:[^\"'\\]|\\.)*?)\\?[\"']",
         anchors=_SECRET_KEY_ANCHORS,
+        check=_not_a_placeholder,
         show_preview=False,
     ),
     _Rule(  # password=hunter2, ?token=abc&..., api_key = 'abc'
@@ -262,6 +279,7 @@ REDACTION_PATTERNS: tuple[_Rule, ...] = (
         + _SECRET_KEY
         + r"\s*=\s*(?:[\"'](?P<secret>[^\"'\n]+)[\"']|(?P<bare>[^\s&;,\"'<>()\[\]{}][^\s&;,\"'<>)\]}]*))",
         anchors=_SECRET_KEY_ANCHORS,
+        check=_not_a_placeholder,
         show_preview=False,
     ),
 )
