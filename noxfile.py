@@ -4,9 +4,9 @@
 core) installed, the integration suite with everything plus ``plugins/*``, the extractors
 against the real provider SDKs (``providers_sdk``), the scorecard against real third-party MCP
 servers from PyPI and npm (``mcp_real``), the MCP suite on the older ``mcp`` SDK major
-(``mcp_sdk1``), tool-scorer 1.10's own public-API unit tests against ours (``compat``), lint
-and typecheck. ``bench`` (benchmarks against the
-reference) runs only when asked for.
+(``mcp_sdk1``), tool-scorer 1.10's own public-API unit tests against ours (``compat``), the
+install commands of docs/install.md from built wheels (``install``), lint and typecheck.
+``bench`` (benchmarks against the reference) runs only when asked for.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ nox.options.sessions = [
     "mcp_real",
     "mcp_sdk1",
     "compat",
+    "install",
     "lint",
     "typecheck",
 ]
@@ -80,6 +81,41 @@ def integration(session: nox.Session) -> None:
     for folders in PACKAGES.values():
         for folder in _existing(folders):
             session.run("pytest", folder, "-m", "requires", "-q", success_codes=[0, 5])
+
+
+@nox.session(venv_backend="none")
+def install(session: nox.Session) -> None:
+    """docs/install.md's commands, in fresh virtual environments: wheels of every distribution,
+    then an à la carte install from that folder and an install into a user's own project."""
+    tmp = Path(session.create_tmp()).resolve() / "install"
+    if tmp.exists():
+        import shutil
+
+        shutil.rmtree(tmp)
+    dist = tmp / "dist"
+    session.run("uv", "build", "--all-packages", "--out-dir", str(dist), "--quiet", external=True)
+    # À la carte: core and the MCP scorecard only.
+    venv = tmp / "venv-toolscore"
+    session.run("python", "-m", "venv", str(venv), external=True)
+    pip = [str(venv / "bin" / "pip"), "install", "--quiet", "--find-links", str(dist)]
+    session.run(*pip, "toolscore-core", "toolscore-mcp", external=True)
+    toolscore = str(venv / "bin" / "toolscore")
+    session.run(toolscore, "demo", external=True, success_codes=[0, 1])
+    listing = session.run(toolscore, "plugins", "list", "--json", external=True, silent=True)
+    for expected, present in (("toolscore_mcp", True), ("toolscore_pytest", False)):
+        if (expected in str(listing)) != present:
+            session.error(f"plugins list: {expected} installed={present} expected:\n{listing}")
+    # Into a user's own project: the pytest plugin beside the project's pytest.
+    project = tmp / "venv-project"
+    session.run("python", "-m", "venv", str(project), external=True)
+    project_pip = [str(project / "bin" / "pip"), "install", "--quiet", "--find-links", str(dist)]
+    session.run(*project_pip, "toolscore-core", "toolscore-pytest", external=True)
+    session.run(
+        str(project / "bin" / "python"), "-m", "pytest", "--help", external=True, silent=True
+    )
+    session.run(
+        str(project / "bin" / "toolscore"), "snapshots", "--help", external=True, silent=True
+    )
 
 
 @nox.session
