@@ -69,6 +69,10 @@ def test_snapshots_list(store: SnapshotStore, helpers, tmp_path: Path) -> None: 
     assert "trace" in row
     assert " 0 " in row
     assert any("beta" in line and "o" in line.split("beta")[0] for line in lines)
+    legend = next(line for line in lines if "pending approval" in line)
+    assert "v approved (1)" in legend
+    assert "o pending approval (2)" in legend
+    assert "toolscore approve" in legend
     pending = helpers.cli(["snapshots", "list", "--pending", "--dir", store.root]).output
     assert "alpha" in pending
     assert "gamma" not in pending

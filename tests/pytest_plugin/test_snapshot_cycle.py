@@ -114,6 +114,12 @@ def test_record_approve_replay_drift_update(project: pytest.Pytester, helpers, m
     result.stdout.fnmatch_lines(["*q: 'flights to NYC' ≠ 'flights*"])
     result.stdout.fnmatch_lines(["toolscore: 3 passed, 1 failed"])
     result.stdout.no_fnmatch_line("*site-packages*")
+    # ... and says where the file is, how to re-record it, and how to loosen a volatile value
+    result.stdout.fnmatch_lines([f"*snapshot file: {snapshot_dir(project)}*"])
+    result.stdout.fnmatch_lines(
+        ["*re-record: pytest test_cycle.py::test_search --toolscore-update*"]
+    )
+    result.stdout.fnmatch_lines(['*{"$any": true}*'])
 
     # 7. --toolscore-update re-records and approves; the next run passes
     result = project.runpytest("--toolscore-update")
@@ -242,3 +248,32 @@ def test_a_hand_broken_snapshot_fails_with_one_clear_line(
     assert failure[1].startswith("toolscore: ")
     result.stdout.no_fnmatch_line("*Traceback*")
     result.stdout.fnmatch_lines(["toolscore: 3 passed, 1 failed"])
+
+
+def test_a_volatile_value_gets_the_matcher_that_fits_it(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        test_ids="""
+import json
+from pathlib import Path
+
+def test_create(toolscore_snapshot):
+    toolscore_snapshot(json.loads(Path(__file__).with_name("agent.json").read_text()))
+"""
+    )
+    first = [{"tool": "create", "args": {"id": "0f8fad5b-d9cb-469f-a165-70867728950e"}}]
+    (pytester.path / "agent.json").write_text(json.dumps(first), encoding="utf-8")
+    pytester.runpytest("--toolscore-update").assert_outcomes(passed=1, warnings=1)
+    again = [{"tool": "create", "args": {"id": "7c9e6679-7425-40de-944b-e07fc1f90ae7"}}]
+    (pytester.path / "agent.json").write_text(json.dumps(again), encoding="utf-8")
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*create.id looks like a UUID that changes per run*"])
+    result.stdout.fnmatch_lines(['*write {"$regex": "^[[]0-9a-fA-F[]]{8}-*'])
+    # Following the hint makes the snapshot accept any UUID there.
+    from toolscore.snapshots.hints import VOLATILE_SHAPES
+
+    (path,) = (pytester.path / ".toolscore" / "snapshots").glob("*.json")
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["calls"][0]["args"]["id"] = {"$regex": dict(VOLATILE_SHAPES)["a UUID"]}
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    pytester.runpytest().assert_outcomes(passed=1)

@@ -169,6 +169,11 @@ def snapshots_list(pending: bool, snap_dir: Path) -> None:
         )
     console.print()
     console.print(table)
+    approved = sum(1 for s in found if s.approved)
+    console.print(
+        f"[green]v[/green] approved ({approved})   [yellow]o[/yellow] pending approval "
+        f"({len(found) - approved}): `toolscore approve NAME` or `toolscore approve --all`"
+    )
     console.print()
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -110,6 +111,7 @@ class SnapshotFixture:
                     min_score=min_score,
                     weights=weights,
                     strict=strict,
+                    update_hint=f"pytest {shlex.quote(self._nodeid)} --toolscore-update",
                 )
         except ToolScoreAssertionError as exc:
             self._state.count("failed")

@@ -137,6 +137,10 @@ def _pending_in_ci(name: str) -> Exception:
     )
 
 
+#: How to re-record outside pytest.
+_DEFAULT_UPDATE_HINT = "snapshot_check(name, actual, update=True)"
+
+
 def run_snapshot(
     name: str,
     actual: Any,
@@ -146,10 +150,13 @@ def run_snapshot(
     min_score: float = 1.0,
     weights: dict[str, float] | None = None,
     strict: bool = False,
+    update_hint: str | None = None,
 ) -> SnapshotOutcome:
     """Run the snapshot state machine and say what happened (see :func:`snapshot_check`).
 
     Observers of ``toolscore_snapshot_used`` hear of the check first, whatever its outcome.
+    ``update_hint`` is the re-record command a drift failure names (the pytest plugin passes
+    its ``pytest ... --toolscore-update``).
     """
     from toolscore.integrations import auto_extract
     from toolscore.plugins import get_plugin_manager
@@ -195,7 +202,7 @@ def run_snapshot(
         )
         return SnapshotOutcome(name, "pending", path)
 
-    from toolscore.assertions import check_threshold
+    from toolscore.assertions import ToolScoreAssertionError, check_threshold
     from toolscore.evaluation import evaluate
     from toolscore.model import calls_from_dicts
 
@@ -206,7 +213,13 @@ def run_snapshot(
     except SnapshotPathError as exc:  # pragma: no cover - load() already validated the matchers
         raise corrupt_snapshot_error(path, exc.path, exc.problem) from exc
     result = evaluate(expected, calls, weights=weights, strict=strict)
-    check_threshold(result, min_score)
+    try:
+        check_threshold(result, min_score)
+    except ToolScoreAssertionError as exc:
+        from toolscore.snapshots.hints import drift_hints
+
+        hints = drift_hints(result, path, update_hint or _DEFAULT_UPDATE_HINT)
+        raise ToolScoreAssertionError("\n".join([str(exc).rstrip(), "", *hints])) from None
     return SnapshotOutcome(name, "passed", path, result)
 
 
