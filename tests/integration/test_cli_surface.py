@@ -51,6 +51,24 @@ def test_top_level_help_lists_builtin_and_plugin_commands(toolscore_cli) -> None
         assert f"  {name}" in result.stdout, f"{name} missing from --help"
 
 
+def test_top_level_help_shows_examples_docs_and_whole_summaries(toolscore_cli) -> None:  # type: ignore[no-untyped-def]
+    result = toolscore_cli(["--help"], env={"COLUMNS": "80"})
+    assert result.returncode == 0, result.stderr
+    help_text = result.stdout
+    examples = help_text.split("Examples:")[1].split("Docs:")[0]
+    assert [line.split()[:2] for line in examples.strip().splitlines()] == [
+        ["toolscore", "demo"],
+        ["toolscore", "eval"],
+        ["toolscore", "mcp"],
+    ]
+    assert "docs/cli.md" in help_text
+    # Summaries are wrapped, never cut with "...".
+    commands = help_text.split("Commands:")[1].split("Examples:")[0]
+    assert "..." not in commands
+    assert "no API" in commands
+    assert "key." in commands
+
+
 def test_version(toolscore_cli) -> None:  # type: ignore[no-untyped-def]
     result = toolscore_cli(["--version"])
     assert result.returncode == 0

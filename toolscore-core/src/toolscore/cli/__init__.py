@@ -19,6 +19,18 @@ from toolscore.cli.output import ExitCode, fail
 from toolscore.first_party import install_hint, provider_of
 
 ROOT_HELP = "Toolscore: LLM Tool Usage Evaluation Package."
+#: Under the command list of ``toolscore --help``: the three first things a user runs.
+ROOT_EPILOG = """\b
+Examples:
+  toolscore demo                                   # grade the bundled sample MCP server
+  toolscore eval gold.json trace.json --fail-under B --html report.html
+  toolscore mcp test "python my_server.py" --ci    # grade your MCP server in CI
+
+\b
+Docs: docs/index.md in the toolscore repository; docs/cli.md lists every command and option.
+"""
+#: The longest command summary ``--help`` shows before cutting it (click's default is 45).
+SUMMARY_LIMIT = 200
 #: The plugin that contributes core's commands through ``toolscore_register_commands``.
 BUILTIN_COMMANDS_PLUGIN = "toolscore.builtin.commands"
 
@@ -80,6 +92,17 @@ class ToolscoreGroup(click.Group):
                 ExitCode.ERROR,
             )
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list with whole summaries, wrapped rather than cut at 45 characters."""
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=SUMMARY_LIMIT)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         self._load_plugin_commands(ctx, with_builtins=True)
         return sorted(set(self.commands) | set(BUILTIN_COMMANDS))
@@ -118,6 +141,7 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     "toolscore",
     cls=ToolscoreGroup,
     help=ROOT_HELP,
+    epilog=ROOT_EPILOG,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 @click.option(
