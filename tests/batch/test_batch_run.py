@@ -153,7 +153,7 @@ def test_fail_on_violations_gates_on_forbidden_calls(tmp_path: Path) -> None:
     (tmp_path / "rules.json").write_text(json.dumps([{"tool": "rm"}]))
     args = ("eval-batch", "cases.jsonl", "-w", "1", "--forbidden", "rules.json")
     assert _cli(*args, cwd=tmp_path).returncode == 0
-    gated = _cli(*args, "--fail-on-violations", cwd=tmp_path)
+    gated = _cli(*args, "--fail-on-violations", "--overwrite", cwd=tmp_path)
     assert gated.returncode == 1
     assert "1 forbidden call(s) or credential(s) found" in gated.stderr
     report = json.loads((tmp_path / "toolscore-batch.json").read_text())

@@ -7,10 +7,14 @@ With more, a :class:`concurrent.futures.ProcessPoolExecutor` runs the batches an
 
 from __future__ import annotations
 
+import itertools
+import os
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
 from toolscore.batch.executors import ExecutorOptions, default_workers, ordered_window
+from toolscore.batch.worker_process import capped_workers, prepare_worker
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -28,18 +32,33 @@ class LocalExecutor:
                 "--scheduler needs a cluster executor (e.g. --executor dask); "
                 "the local executor has none"
             )
-        self.workers = options.workers if options.workers is not None else default_workers()
-        if self.workers < 1:
-            raise ValueError(f"workers must be at least 1, got {self.workers}")
+        requested = options.workers if options.workers is not None else default_workers()
+        if requested < 1:
+            raise ValueError(f"workers must be at least 1, got {requested}")
+        self._explicit = options.workers is not None
+        self.workers, warning = capped_workers(requested, default_workers())
+        if warning:
+            warnings.warn(warning, RuntimeWarning, stacklevel=2)
         self._pool: ProcessPoolExecutor | None = None
 
     def map_batches(self, function: Callable[[T], R], batches: Iterable[T]) -> Iterator[R]:
+        # No more processes than batches: read up to one batch per worker before starting any.
+        pending = iter(batches)
+        head = list(itertools.islice(pending, self.workers))
+        if len(head) < self.workers:
+            workers, warning = capped_workers(self.workers, default_workers(), len(head))
+            if warning and self._explicit:
+                warnings.warn(warning, RuntimeWarning, stacklevel=2)
+            self.workers = workers
+        batches = itertools.chain(head, pending)
         if self.workers == 1:
             return map(function, batches)
         # imported here: a one-worker run (and its start-up time) never needs the pool
         from concurrent.futures import ProcessPoolExecutor
 
-        pool = self._pool = ProcessPoolExecutor(max_workers=self.workers)
+        pool = self._pool = ProcessPoolExecutor(
+            max_workers=self.workers, initializer=prepare_worker, initargs=(os.getpid(),)
+        )
 
         def submit(batch: T) -> Future[R]:
             return pool.submit(function, batch)

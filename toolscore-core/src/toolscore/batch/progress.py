@@ -19,6 +19,9 @@ class Progress:
     ) -> None:
         self.total = total
         self.done = 0
+        #: Records that were not cases (bad JSON, duplicate ids, ...); ``done`` counts them too.
+        self.bad = 0
+        self._closed = False
         self.started = time.perf_counter()
         self._last_log = self.started
         self._interval = interval
@@ -63,11 +66,22 @@ class Progress:
             self._last_log = now
             self._log()
 
+    def note_bad_record(self) -> None:
+        """Count a record that is not a case, so the log counts cases as the summary does."""
+        self.bad += 1
+
     def _log(self) -> None:
-        of = f"/{self.total}" if self.total is not None else ""
-        print(f"eval-batch: {self.done}{of} cases, {self.rate():.0f} cases/s", file=sys.stderr)
+        bad = f" ({self.bad} bad record(s) skipped)" if self.bad else ""
+        print(
+            f"eval-batch: {self.done - self.bad} cases{bad}, {self.rate():.0f} records/s",
+            file=sys.stderr,
+        )
 
     def close(self) -> None:
+        """Stop the bar, or print the final log line; only the first call does anything."""
+        if self._closed:
+            return
+        self._closed = True
         if self._bar is not None:
             self._bar.stop()
             self._bar = None

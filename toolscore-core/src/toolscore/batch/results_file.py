@@ -11,7 +11,9 @@ exactly the cases not in the file: nothing is lost and nothing is duplicated.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -83,16 +85,17 @@ class ResultsWriter:
         self._check()
         if not chunks:
             return
-        if not hasattr(os, "writev"):  # Windows
-            _write_all(fd, b"".join(chunks))
-        else:
-            # writev takes the lines as they are (no batch-sized copy); a short write (a full
-            # disk, a signal) is finished with plain writes.
-            for start in range(0, len(chunks), _IOV_MAX):
-                group = chunks[start : start + _IOV_MAX]
-                written = os.writev(fd, group)
-                if written < sum(map(len, group)):
-                    _write_all(fd, b"".join(group)[written:])
+        with interrupts_deferred():  # Ctrl-C lands after the batch's last newline
+            if not hasattr(os, "writev"):  # Windows
+                _write_all(fd, b"".join(chunks))
+            else:
+                # writev takes the lines as they are (no batch-sized copy); a short write (a
+                # full disk, a signal) is finished with plain writes.
+                for start in range(0, len(chunks), _IOV_MAX):
+                    group = chunks[start : start + _IOV_MAX]
+                    written = os.writev(fd, group)
+                    if written < sum(map(len, group)):
+                        _write_all(fd, b"".join(group)[written:])
         self._dirty = True
 
     def close(self) -> None:
@@ -112,6 +115,30 @@ class ResultsWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+@contextlib.contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Hold SIGINT until the block is done, then deliver it as it would have been.
+
+    Why: Ctrl-C raised between two writes of one batch would leave a torn last line; the
+    reader skips it, so the run stays correct, but the line's work is lost. Off the main
+    thread (where signals cannot be handled) the block simply runs.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, lambda number, _frame: held.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if held and callable(previous):
+            previous(signal.SIGINT, None)
+        elif held and previous == signal.SIG_DFL:
+            raise KeyboardInterrupt
 
 
 def _write_all(fd: int, data: bytes) -> None:

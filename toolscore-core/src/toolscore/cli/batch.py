@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -36,7 +36,7 @@ from toolscore.cli.options import (
     trace_format_option,
     weights_option,
 )
-from toolscore.cli.output import ExitCode, fail, handled_errors
+from toolscore.cli.output import ExitCode, fail, handled_errors, warnings_as_lines
 
 
 @click.command(name="eval-batch")
@@ -60,6 +60,11 @@ from toolscore.cli.output import ExitCode, fail, handled_errors
     help="Per-case results, one JSON line per case (appended a batch at a time).",
 )
 @click.option("--resume", is_flag=True, help="Skip the case ids already in --out.")
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Replace an existing --out (without it, or --resume, an existing one is refused).",
+)
 @click.option("--fail-fast", is_flag=True, help="Stop at the first bad record (default: skip it).")
 @click.option(
     "-w",
@@ -129,6 +134,7 @@ def command(
     tools_file: Path | None,
     out: Path,
     resume: bool,
+    overwrite: bool,
     fail_fast: bool,
     workers: int | None,
     executor: str,
@@ -156,13 +162,21 @@ def command(
     from toolscore.cli.output import stdout_console
     from toolscore.errors import MissingPluginError
 
+    if not resume and not overwrite and _holds_results(out):
+        fail(
+            f"{out} already holds results: --resume continues that run, --overwrite replaces it",
+            ExitCode.USAGE,
+        )
     pm = plugin_manager_for(ctx)
     expected_errors = (
         (FileNotFoundError, "File not found: "),
         (MissingPluginError, ""),
         (ValueError, "Invalid data: "),
     )
-    with handled_errors(verbose, "Unexpected error: ", expected=expected_errors):
+    with (
+        handled_errors(verbose, "Unexpected error: ", expected=expected_errors),
+        warnings_as_lines(),
+    ):
         rules = None
         if forbidden is not None:
             from toolscore.metrics.policy import load_forbidden_rules
@@ -178,6 +192,7 @@ def command(
             tools = read_tools_file(tools_file)
 
         def report(error: CaseError) -> None:
+            progress.note_bad_record()  # the Progress made below, before any record is read
             click.echo(f"bad record: {error.message}", err=True)
 
         run = evaluate_dataset(
@@ -206,6 +221,10 @@ def command(
         progress = Progress(run.dataset.count() if sys.stderr.isatty() else None)
         try:
             aggregate = run.finish(progress=progress.advance)
+        except KeyboardInterrupt:
+            run.close()
+            progress.close()
+            _interrupted(dataset, out)
         finally:
             progress.close()
         _write_reports(aggregate, json_report, markdown, html)
@@ -235,6 +254,40 @@ def command(
         if message is not None:
             click.echo(message, err=True)
             sys.exit(int(ExitCode.ERROR))
+
+
+def _holds_results(out: Path) -> bool:
+    """Whether ``out`` is a regular file with something in it (a device or FIFO is not)."""
+    try:
+        return out.is_file() and out.stat().st_size > 0
+    except OSError:
+        return False
+
+
+def resume_command(dataset: Path, out: Path) -> str:
+    """The command line that continues this run: the one typed, with ``--resume``."""
+    import shlex
+
+    argv = sys.argv[1:]
+    if "eval-batch" not in argv:  # called in-process (tests, embedders): the essentials
+        argv = ["eval-batch", str(dataset), "--out", str(out)]
+    argv = [arg for arg in argv if arg != "--overwrite"]
+    if "--resume" not in argv:
+        argv.append("--resume")
+    return shlex.join(["toolscore", *argv])
+
+
+def _interrupted(dataset: Path, out: Path) -> NoReturn:
+    """Ctrl-C: say what is saved and how to go on, then exit 130 as shells expect."""
+    from toolscore.batch.results_file import read_results
+
+    try:
+        done = sum(1 for _ in read_results(out))
+    except (OSError, ValueError):
+        done = 0
+    click.echo(f"\nInterrupted: {done} case result(s) are saved in {out}.", err=True)
+    click.echo(f"Continue with: {resume_command(dataset, out)}", err=True)
+    sys.exit(int(ExitCode.INTERRUPTED))
 
 
 def _write_reports(

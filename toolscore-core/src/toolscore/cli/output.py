@@ -22,6 +22,8 @@ class ExitCode(enum.IntEnum):
     ERROR = 1
     #: Usage errors (click's own, and option combinations we reject).
     USAGE = 2
+    #: Stopped by Ctrl-C (SIGINT): 128 + 2, as shells report it.
+    INTERRUPTED = 130
 
 
 def stdout_console() -> Console:
@@ -118,3 +120,22 @@ def handled_errors(
         if verbose:
             raise
         fail(f"{unexpected}{exc}{hint}", code)
+
+
+@contextmanager
+def warnings_as_lines() -> Iterator[None]:
+    """Inside the block, a Python warning is one ``Warning: <message>`` line on stderr (not
+    ``file:line: RuntimeWarning: ...`` and the source line after it)."""
+    import warnings
+
+    import click
+
+    def show(message: Warning | str, *_args: object, **_kwargs: object) -> None:
+        from toolscore.terminal_text import shown
+
+        click.echo(f"Warning: {shown(str(message))}", err=True)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        warnings.showwarning = show  # type: ignore[assignment]
+        yield
