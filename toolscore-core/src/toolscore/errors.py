@@ -26,6 +26,18 @@ class InputError(ToolscoreError, ValueError):
         super().__init__(": ".join([*parts, message]))
 
 
+class OutputError(ToolscoreError, OSError):
+    """An output file could not be written: ``cannot write <path>: <reason>``."""
+
+    def __init__(self, path: object, reason: str) -> None:
+        self.target = str(path)
+        self.reason = reason
+        super().__init__(f"cannot write {path}: {reason}")
+
+    def __str__(self) -> str:
+        return f"cannot write {self.target}: {self.reason}"
+
+
 class MissingPluginError(ToolscoreError, LookupError):
     """A feature is provided by a distribution that is not installed."""
 

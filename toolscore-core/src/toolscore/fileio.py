@@ -1,7 +1,16 @@
-"""Atomic file writing: a reader never sees a half-written file.
+"""Writing output files: a reader never sees a half-written file, and nothing but a regular
+file is ever replaced.
 
-Every writer in toolscore goes through :func:`atomic_write_text`: the content is written to a
-temporary file in the target's folder and moved into place with ``os.replace``.
+Every writer in toolscore goes through :func:`atomic_write_text`:
+
+* a regular file (new or existing) is written to a temporary file in its folder and moved into
+  place with ``os.replace``; through a symlink, the file it points to is replaced and the link
+  stays;
+* an existing device or FIFO (``/dev/null``, ``/dev/stdout``, a named pipe) is written through,
+  never renamed over: renaming over ``/dev/null`` as root replaced it for every later process;
+* a folder or a socket is refused.
+
+Failures are :class:`~toolscore.errors.OutputError` (``cannot write PATH: reason``).
 """
 
 from __future__ import annotations
@@ -9,9 +18,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from toolscore.errors import OutputError
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str, *, mode: int | None = None) -> Path:
@@ -21,17 +33,38 @@ def atomic_write_text(path: str | os.PathLike[str], text: str, *, mode: int | No
     the umask, and an existing file keeps its permissions.
     """
     target = Path(path)
+    try:
+        info: os.stat_result | None = os.stat(target)  # symlinks followed
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise OutputError(path, exc.strerror or str(exc)) from exc
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        _write_through(target, text, info)
+        return target
+    if target.is_symlink():
+        target = Path(os.path.realpath(target))
+    try:
+        _replace(target, text, mode if mode is not None else _mode_for(info))
+    except OSError as exc:
+        raise OutputError(path, exc.strerror or str(exc)) from exc
+    return target
+
+
+def _mode_for(info: os.stat_result | None) -> int:
+    """An existing file keeps its permissions; a new one gets ``0o666`` minus the umask."""
+    if info is not None:
+        return info.st_mode & 0o777
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def _replace(target: Path, text: str, mode: int) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
-    if mode is None:
-        try:
-            mode = target.stat().st_mode & 0o777
-        except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace", newline="") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
@@ -41,7 +74,19 @@ def atomic_write_text(path: str | os.PathLike[str], text: str, *, mode: int | No
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp_name)
         raise
-    return target
+
+
+def _write_through(target: Path, text: str, info: os.stat_result) -> None:
+    """Write into an existing device or FIFO as it is; refuse folders and sockets."""
+    if stat.S_ISDIR(info.st_mode):
+        raise OutputError(target, "it is a folder; give a file path")
+    if stat.S_ISSOCK(info.st_mode):
+        raise OutputError(target, "it is a socket, not a file")
+    try:
+        with open(target, "w", encoding="utf-8", errors="backslashreplace", newline="") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise OutputError(target, exc.strerror or str(exc)) from exc
 
 
 def atomic_create_text(path: str | os.PathLike[str], text: str) -> bool:
@@ -58,7 +103,7 @@ def atomic_create_text(path: str | os.PathLike[str], text: str) -> bool:
     os.umask(umask)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace", newline="") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())

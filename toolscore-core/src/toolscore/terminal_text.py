@@ -37,7 +37,8 @@ def _escape_of(code: int) -> str:
 
 
 def _table(*, keep_newlines: bool, keep_tabs: bool) -> dict[int, str]:
-    codes = [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0), *_INVISIBLE]
+    # Lone surrogates (a JSON "\ud800" decodes to one) cannot be encoded for any output.
+    codes = [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0), *_INVISIBLE, *range(0xD800, 0xE000)]
     table = {code: _escape_of(code) for code in codes}
     table[ord("\n")] = "\n" if keep_newlines else "\\n"
     table[ord("\t")] = "\t" if keep_tabs else "\\t"
@@ -53,7 +54,8 @@ def visible(text: str, *, one_line: bool = False) -> str:
     """``text`` with every control, escape and bidi character shown as its escape code.
 
     ESC (so CSI and OSC-8 sequences), BEL, NUL, backspace, DEL, C1 controls (U+0080–U+009F),
-    bidi overrides and invisible separators become ``\\x1b``, ``\\x07``, ``\\u202e``…; a
+    bidi overrides, invisible separators and lone surrogates become ``\\x1b``, ``\\x07``,
+    ``\\u202e``, ``\\ud800``…; a
     carriage return becomes ``\\r``. Newlines and tabs are kept for multi-line text and shown
     as ``\\n`` and ``\\t`` with ``one_line=True`` (table cells, names, one-line messages).
     """

@@ -2,15 +2,24 @@
 
 Two charts, drawn here as plain SVG (no script, no external asset): the score distribution
 (a histogram of 20 bins over [0, 1]) and the failure rate per tool (horizontal bars). Every
-piece of text from the data (ids, tool names, file paths) goes through ``html.escape``.
+piece of text from the data (ids, tool names, file paths) goes through :func:`escape`:
+redacted, control characters shown as escapes, then HTML-escaped.
 """
 
 from __future__ import annotations
 
-from html import escape
+from html import escape as _escape_html
 
 from toolscore.batch.aggregate import Aggregate
 from toolscore.batch.report import _f, _pct
+
+
+def escape(text: str) -> str:
+    """Text from the data, ready for the page."""
+    from toolscore.terminal_text import shown
+
+    return _escape_html(shown(text, one_line=True))
+
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;margin:2rem;color:#1d2430;max-width:70rem}

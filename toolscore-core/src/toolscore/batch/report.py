@@ -14,7 +14,10 @@ from toolscore.batch.aggregate import Aggregate
 
 
 def render_json(aggregate: Aggregate) -> str:
-    return json.dumps(aggregate.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    """The aggregate as JSON, credentials in ids, tool names and errors redacted."""
+    from toolscore.redaction import redact_strings
+
+    return json.dumps(redact_strings(aggregate.to_dict()), indent=2, ensure_ascii=False) + "\n"
 
 
 def _f(value: float | None, digits: int = 3) -> str:
@@ -26,8 +29,13 @@ def _pct(value: float) -> str:
 
 
 def _md(text: Any) -> str:
-    """``text`` safe inside a Markdown table cell."""
-    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    """``text`` from the data safe inside a Markdown table cell: redacted, control characters
+    shown as escapes, HTML and Markdown table syntax escaped."""
+    from html import escape
+
+    from toolscore.terminal_text import shown
+
+    return escape(shown(text, one_line=True)).replace("\\", "\\\\").replace("|", "\\|")
 
 
 def render_markdown(aggregate: Aggregate) -> str:
@@ -94,6 +102,13 @@ def render_markdown(aggregate: Aggregate) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _cell(text: Any) -> str:
+    """Text from the data for the console: redacted, controls shown, rich markup escaped."""
+    from toolscore.terminal_text import shown_markup
+
+    return shown_markup(text, one_line=True)
+
+
 def print_summary(aggregate: Aggregate, console: Any) -> None:
     """A short summary on a rich console (tables of the headline numbers)."""
     from rich.table import Table
@@ -118,7 +133,7 @@ def print_summary(aggregate: Aggregate, console: Any) -> None:
         for column in ("tool", "expected", "failed", "rate"):
             tools.add_column(column, justify="left" if column == "tool" else "right")
         for t in a.tools[:10]:
-            tools.add_row(t.tool, str(t.expected), str(t.failed), _pct(t.failure_rate))
+            tools.add_row(_cell(t.tool), str(t.expected), str(t.failed), _pct(t.failure_rate))
         console.print(tools)
     if a.findings:
         findings = Table(title="Findings", title_justify="left")
@@ -132,12 +147,15 @@ def print_summary(aggregate: Aggregate, console: Any) -> None:
         for column in ("id", "score", "grade", "record"):
             worst.add_column(column)
         for c in a.worst[:10]:
-            worst.add_row(c.id, _f(c.score), c.grade, c.source)
+            worst.add_row(_cell(c.id), _f(c.score), c.grade, _cell(c.source))
         console.print(worst)
     if a.baseline is not None:
         console.print(
-            f"Baseline {a.baseline}: {a.compared} compared, "
+            f"Baseline {_cell(a.baseline)}: {a.compared} compared, "
             f"[bold]{a.regression_count} regressed[/], {a.improved_count} improved"
         )
         for r in a.regressions[:10]:
-            console.print(f"  {r.id}: {_f(r.before)} -> {_f(r.after)} ({r.delta:+.3f})  {r.source}")
+            console.print(
+                f"  {_cell(r.id)}: {_f(r.before)} -> {_f(r.after)} ({r.delta:+.3f})  "
+                + _cell(r.source)
+            )

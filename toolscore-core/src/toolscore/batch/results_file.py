@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import stat
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -47,6 +48,8 @@ class ResultsWriter:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | (0 if append else os.O_TRUNC)
         self._fd: int | None = os.open(self.path, flags, 0o666)
+        #: A device or FIFO (``--out /dev/null``) is written through and never fsynced.
+        self._durable = stat.S_ISREG(os.fstat(self._fd).st_mode)
         self._error: BaseException | None = None
         self._sync_interval = sync_interval
         self._dirty = False  # appended since the last fsync began
@@ -64,6 +67,8 @@ class ResultsWriter:
         fd = self._fd
         assert fd is not None
         self._dirty = False  # cleared first: an append during the fsync marks it again
+        if not self._durable:
+            return
         try:
             os.fsync(fd)
         except BaseException as exc:  # reported to the caller by _check()

@@ -19,13 +19,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from itertools import islice
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolscore.batch.aggregate import Aggregate, AggregateBuilder, load_baseline
 from toolscore.batch.executors import ExecutorOptions
 from toolscore.batch.ids import SeenIds
 from toolscore.batch.records import BadRecordError, BatchOutcome, Case, CaseError, CaseResult
-from toolscore.batch.results_file import ResultsWriter, read_results
+from toolscore.batch.results_file import ResultsWriter
 from toolscore.batch.scoring import BatchJob, ScoringOptions, score_batch, use_plugin_manager
 from toolscore.batch.sources import Dataset, case_id_of, record_id
 from toolscore.errors import InputError, MissingPluginError
@@ -152,7 +153,9 @@ class DatasetRun(Iterator[CaseResult]):
         done: set[str] = set()
         seen = SeenIds()  # every id kept so far: a second record with one is a bad record
         if self._resume and self._out is not None:
-            for previous in read_results(self._out, repair=True):
+            from toolscore.batch.resume import dataset_ids, previous_results
+
+            for previous in previous_results(Path(self._out), dataset_ids(self.dataset)):
                 done.add(previous.id)
                 seen.add(previous.id)
                 builder.add(previous)

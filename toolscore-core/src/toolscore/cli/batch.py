@@ -155,6 +155,9 @@ def command(
     verbose: bool,
 ) -> None:
     """Evaluate a dataset of cases (JSONL, gold/ + traces/, or OTLP) in parallel."""
+    from toolscore.cli.paths import refuse_outputs_onto_inputs
+
+    refuse_outputs_onto_inputs(ctx)
     from toolscore.batch import evaluate_dataset
     from toolscore.batch.progress import Progress
     from toolscore.batch.records import CaseError

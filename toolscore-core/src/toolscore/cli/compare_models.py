@@ -63,6 +63,9 @@ def command(
 
         toolscore compare gold.json gpt4.json claude.json -n gpt-4 -n claude -o comparison.json
     """
+    from toolscore.cli.paths import refuse_outputs_onto_inputs
+
+    refuse_outputs_onto_inputs(ctx, [("--report", Path(path)) for _, path in reports])
     if not trace_files:
         fail("At least one trace file is required")
     if names and len(names) != len(trace_files):

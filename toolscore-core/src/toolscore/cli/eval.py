@@ -131,6 +131,9 @@ def command(
     verbose: bool,
 ) -> None:
     """Evaluate an agent trace against gold standard."""
+    from toolscore.cli.paths import refuse_outputs_onto_inputs
+
+    refuse_outputs_onto_inputs(ctx, [("--report", Path(path)) for _, path in reports])
     from toolscore.cli import plugin_manager_for
     from toolscore.cli.output import (
         stdout_console,

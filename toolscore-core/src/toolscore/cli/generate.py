@@ -65,6 +65,9 @@ def command(
                          "properties": {"location": {"type": "string"}},
                          "required": ["location"]}}]
     """
+    from toolscore.cli.paths import refuse_outputs_onto_inputs
+
+    refuse_outputs_onto_inputs(click.get_current_context())
     from rich.markup import escape
     from rich.panel import Panel
     from rich.table import Table

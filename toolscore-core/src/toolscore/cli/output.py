@@ -111,8 +111,12 @@ def handled_errors(
     any other prints ``unexpected``, the error and ``hint``, or is re-raised with ``verbose``
     so that ``-v`` shows the traceback.
     """
+    from toolscore.errors import OutputError
+
     try:
         yield
+    except OutputError as exc:  # says which file and why, whatever the command expected
+        fail(str(exc), code)
     except Exception as exc:
         for kind, prefix in expected:
             if isinstance(exc, kind):

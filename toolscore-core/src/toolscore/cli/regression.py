@@ -79,6 +79,9 @@ def command(
 
         toolscore regression baseline.json new_trace.json -g gold.json -t 0.10
     """
+    from toolscore.cli.paths import refuse_outputs_onto_inputs
+
+    refuse_outputs_onto_inputs(ctx, [("--report", Path(path)) for _, path in reports])
     from rich.markup import escape
 
     from toolscore.baseline import compare_to_baseline, load_baseline, print_comparison_result
