@@ -1,7 +1,7 @@
 """``evaluate()`` (in memory) and ``evaluate_trace()`` (files): the evaluator.
 
 Both turn their inputs into :class:`~toolscore.model.ToolCall` lists, pair expected with actual
-calls once (:func:`toolscore.alignment.align`), run every registered metric in order and
+calls once (:func:`toolscore.matching.alignment.align`), run every registered metric in order and
 hand the finished result to the ``toolscore_evaluation_finished`` hook. Metrics come from the
 plugin manager's registry, built-in and third-party alike.
 
@@ -16,11 +16,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from toolscore.alignment import align
 from toolscore.context import NOT_APPLICABLE, EvaluationContext
 from toolscore.expectations.parse import is_structured
 from toolscore.extraction import calls_from_payload
-from toolscore.matching.expected import expected_calls
+from toolscore.matching._expected import expected_calls
+from toolscore.matching.alignment import align
 from toolscore.result import DEFAULT_WEIGHTS, EvaluationResult, normalize_weights
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ def evaluate(
     schema_check = _schema_check(trace_calls, _tool_schemas(tools))
     verdict = None
     if match is not None:
-        from toolscore.matching.apply import apply_match
+        from toolscore.matching._apply import apply_match
         from toolscore.matching.trajectory import MatchSpec
 
         spec = MatchSpec.coerce(match)
@@ -169,7 +169,7 @@ def evaluate_trace(
         from toolscore.metrics.policy import validate_rules
 
         validate_rules(forbidden)
-    from toolscore.matching.gold import load_match
+    from toolscore.matching._gold import load_match
 
     spec = match if match is not None else load_match(gold_file)
     from toolscore.tool_schemas.definitions import schemas_for_files
@@ -177,7 +177,7 @@ def evaluate_trace(
     schema_check = _schema_check(trace_calls, schemas_for_files(gold_file, trace_file, tools))
     verdict = None
     if spec is not None:
-        from toolscore.matching.apply import apply_match
+        from toolscore.matching._apply import apply_match
         from toolscore.matching.trajectory import MatchSpec
 
         spec = MatchSpec.coerce(spec)

@@ -228,7 +228,7 @@ def _gold_args(
     raw_args: Mapping[str, Any], registry: Any, *, source: str, path: str
 ) -> dict[str, Any]:
     """Argument values with their JSON matcher forms turned into matchers."""
-    from toolscore.matchers import matcher_from_json
+    from toolscore.matching.matchers import matcher_from_json
     from toolscore.serialization import json_path
 
     args: dict[str, Any] = {}

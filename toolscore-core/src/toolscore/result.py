@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 if TYPE_CHECKING:
-    from toolscore.alignment import Alignment
+    from toolscore.matching.alignment import Alignment
     from toolscore.model import ToolCall
 
 __all__ = [

@@ -1,14 +1,14 @@
-"""Finding the pairing :mod:`toolscore.alignment` defines, for the calls of one tool.
+"""Finding the pairing :mod:`toolscore.matching.alignment` defines, for the calls of one tool.
 
 The rules (most pairs, then most correct arguments, then the lexicographically first
-decisions) are stated in :mod:`toolscore.alignment`; this module finds that pairing without
+decisions) are stated in :mod:`toolscore.matching.alignment`; this module finds that pairing without
 trying pairings one by one.
 
 How (per tool, ``G`` expected and ``T`` actual calls):
 
 * Small and common cases take fast paths (one call on a side; every expected call matched in
   full by the actual call at the same position).
-* Otherwise actual scalar values are indexed by :func:`toolscore.value_match.match_key`, so they
+* Otherwise actual scalar values are indexed by :func:`toolscore.matching.values.match_key`, so they
   are never compared pair by pair. Containers, matchers and other objects are compared only
   with the few actual calls that get a gold call's scalars right, or, for the gold calls
   that need a full weight row, one by one until a name is asked for often enough to pay for
@@ -36,8 +36,8 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from toolscore.matchers import ANY
-from toolscore.value_match import count_correct, key_function, values_match
+from toolscore.matching.matchers import ANY
+from toolscore.matching.values import count_correct, key_function, values_match
 
 __all__ = ["Args", "align_group"]
 
@@ -134,7 +134,7 @@ class _Rows:
     """Per gold call, which trace calls get how many of its arguments right.
 
     Scalar values (strings, numbers, booleans, ``None``) are indexed up front by
-    :func:`toolscore.value_match.match_key`, which is cheap for them. Containers, matchers and
+    :func:`toolscore.matching.values.match_key`, which is cheap for them. Containers, matchers and
     other objects ("deferred" values) are not: keying a nested dict costs about ten
     comparisons, and most gold calls never need it. ``top(i)`` (the row maximum and the trace
     calls reaching it) compares a gold call's deferred values only with the few trace calls
