@@ -139,8 +139,8 @@ class DatasetRun(Iterator[CaseResult]):
         use_plugin_manager(self._scoring, pm)
         if self._scoring.weights is not None:
             # Bad weights would fail every case: refuse them once, before any work starts.
-            from toolscore.evaluation import plugin_metric_names
             from toolscore.result import normalize_weights
+            from toolscore.scoring import plugin_metric_names
 
             normalize_weights(self._scoring.weights, plugin_metric_names(pm))
         baseline = load_baseline(str(self._baseline)) if self._baseline is not None else None

@@ -105,8 +105,8 @@ class WeightType(click.ParamType):  # type: ignore[type-arg]  # generic only in 
         key = key.strip()
         if ctx is not None:
             from toolscore.cli import plugin_manager_for
-            from toolscore.evaluation import plugin_metric_names
             from toolscore.result import validate_weights
+            from toolscore.scoring import plugin_metric_names
 
             try:
                 validate_weights({key: number}, plugin_metric_names(plugin_manager_for(ctx)))
