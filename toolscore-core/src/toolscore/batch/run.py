@@ -26,7 +26,7 @@ from toolscore.batch.executors import ExecutorOptions
 from toolscore.batch.ids import SeenIds
 from toolscore.batch.records import BadRecordError, BatchOutcome, Case, CaseError, CaseResult
 from toolscore.batch.results_file import ResultsWriter, read_results
-from toolscore.batch.scoring import BatchJob, ScoringOptions, score_batch, use_plugin_manager
+from toolscore.batch.scoring import BatchJob, ScoringOptions, adopt_plugin_manager, score_batch
 from toolscore.batch.sources import Dataset, case_id_of, record_id
 from toolscore.errors import InputError, MissingPluginError
 from toolscore.first_party import install_hint, provider_of
@@ -136,7 +136,7 @@ class DatasetRun(Iterator[CaseResult]):
             from toolscore.plugins import get_plugin_manager
 
             pm = get_plugin_manager()
-        use_plugin_manager(self._scoring, pm)
+        adopt_plugin_manager(self._scoring, pm)
         if self._scoring.weights is not None:
             # Bad weights would fail every case: refuse them once, before any work starts.
             from toolscore.result import normalize_weights

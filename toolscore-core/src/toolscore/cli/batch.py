@@ -241,13 +241,13 @@ def _write_reports(
     aggregate: object, json_path: Path, markdown: Path | None, html: Path | None
 ) -> None:
     from toolscore.batch.aggregate import Aggregate
-    from toolscore.batch.html import render_html
-    from toolscore.batch.report import render_json, render_markdown
+    from toolscore.batch.html import render_batch_html
+    from toolscore.batch.report import render_batch_json, render_batch_markdown
     from toolscore.fileio import atomic_write_text
 
     assert isinstance(aggregate, Aggregate)
-    atomic_write_text(json_path, render_json(aggregate))
+    atomic_write_text(json_path, render_batch_json(aggregate))
     if markdown is not None:
-        atomic_write_text(markdown, render_markdown(aggregate))
+        atomic_write_text(markdown, render_batch_markdown(aggregate))
     if html is not None:
-        atomic_write_text(html, render_html(aggregate))
+        atomic_write_text(html, render_batch_html(aggregate))
