@@ -355,6 +355,50 @@ def evaluate_dataset(
         :class:`BadRecordError` at the first bad record.
     :raises ValueError: bad forbidden rules, matching mode or tool definitions.
     """
+    scoring = _scoring_options(
+        format=format,
+        weights=weights,
+        forbidden=forbidden,
+        strict=strict,
+        match=match,
+        tools=tools,
+        options=options,
+        side_effects=validate_side_effects,
+        judge=judge,
+    )
+    dataset = source if isinstance(source, Dataset) else Dataset(source, gold_dir=gold_dir)
+    return DatasetRun(
+        dataset,
+        executor=executor,
+        executor_options=ExecutorOptions(workers=workers, scheduler=scheduler),
+        scoring=scoring,
+        out=out,
+        resume=resume,
+        baseline=baseline,
+        fail_fast=fail_fast,
+        batch_size=batch_size,
+        worst=worst,
+        on_error=on_error,
+        plugin_manager=plugin_manager,
+    )
+
+
+def _scoring_options(
+    *,
+    format: str,
+    weights: Mapping[str, float] | None,
+    forbidden: Sequence[Mapping[str, Any]] | None,
+    strict: bool,
+    match: Any,
+    tools: Any,
+    options: Mapping[str, Any] | None,
+    side_effects: bool,
+    judge: Any,
+) -> ScoringOptions:
+    """The options every case is scored with, checked once (a bad one would fail every case).
+
+    :raises ValueError: bad forbidden rules, matching mode or tool definitions.
+    """
     if forbidden is not None:
         from toolscore.metrics.policy import validate_rules
 
@@ -371,8 +415,7 @@ def evaluate_dataset(
         tools = tuple(
             {"name": name, "inputSchema": schema} for name, schema in tool_schemas(tools).items()
         )
-    dataset = source if isinstance(source, Dataset) else Dataset(source, gold_dir=gold_dir)
-    scoring = ScoringOptions(
+    return ScoringOptions(
         format=format,
         weights=dict(weights) if weights is not None else None,
         forbidden=tuple(forbidden) if forbidden is not None else None,
@@ -380,21 +423,7 @@ def evaluate_dataset(
         match=match,
         tools=tools,
         options=dict(options) if options else None,
-        side_effects=validate_side_effects,
+        side_effects=side_effects,
         judge=judge,
         no_plugins=os.environ.get("TOOLSCORE_NO_PLUGINS", "") not in ("", "0"),
-    )
-    return DatasetRun(
-        dataset,
-        executor=executor,
-        executor_options=ExecutorOptions(workers=workers, scheduler=scheduler),
-        scoring=scoring,
-        out=out,
-        resume=resume,
-        baseline=baseline,
-        fail_fast=fail_fast,
-        batch_size=batch_size,
-        worst=worst,
-        on_error=on_error,
-        plugin_manager=plugin_manager,
     )
