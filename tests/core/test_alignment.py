@@ -9,10 +9,10 @@ import time
 from typing import Any
 
 import pytest
-from toolscore.alignment import Alignment, align, align_group
-from toolscore.matchers import ANY, OneOf, Regex
+from toolscore.matching.alignment import Alignment, align, align_group
+from toolscore.matching.matchers import ANY, OneOf, Regex
+from toolscore.matching.values import count_correct
 from toolscore.model import ToolCall
-from toolscore.value_match import count_correct
 
 Args = dict[str, Any] | None
 

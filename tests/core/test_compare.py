@@ -6,8 +6,8 @@ import random
 from typing import Any
 
 import pytest
-from toolscore.matchers import ANY, Approx, Contains, OneOf, Regex
-from toolscore.value_match import count_correct, match_key, values_match
+from toolscore.matching.matchers import ANY, Approx, Contains, OneOf, Regex
+from toolscore.matching.values import count_correct, match_key, values_match
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ from toolscore.diff import (
     metric_tips,
 )
 from toolscore.evaluation import evaluate
-from toolscore.matchers import ANY, Regex
+from toolscore.matching.matchers import ANY, Regex
 from toolscore.model import ToolCall
 
 

@@ -27,11 +27,11 @@ from typing import Any
 
 import pytest
 from toolscore.evaluation import evaluate
-from toolscore.matchers import matcher_from_json
+from toolscore.matching.matchers import matcher_from_json
+from toolscore.matching.values import count_correct
 from toolscore.metrics.policy import rules_from_json
 from toolscore.plugins import create_plugin_manager
 from toolscore.result import letter_grade
-from toolscore.value_match import count_correct
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "benchmarks" / "reference" / "run_reference.py"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from toolscore.errors import InputError, MissingPluginError
 from toolscore.loading import load_gold_standard, load_trace, read_json
-from toolscore.matchers import Regex
+from toolscore.matching.matchers import Regex
 from toolscore.plugins.manager import ToolscorePluginManager
 
 WriteJson = Callable[..., Path]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from toolscore import hookimpl
-from toolscore.matchers import (
+from toolscore.matching.matchers import (
     ANY,
     Approx,
     Contains,
@@ -236,7 +236,7 @@ def test_matcher_plugins_add_json_forms_through_the_registry() -> None:
 
 
 def test_literal_form_is_the_value_itself_unconverted() -> None:
-    from toolscore.matchers import matcher_from_json
+    from toolscore.matching.matchers import matcher_from_json
 
     stored = {"filter": {"$literal": {"$regex": "^a"}}, "ids": [{"$literal": {"$any": True}}]}
     assert matcher_from_json(stored) == {"filter": {"$regex": "^a"}, "ids": [{"$any": True}]}

@@ -18,7 +18,7 @@ import toolscore
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from toolscore import ANY, Regex, match_trajectory
-from toolscore.value_match import values_match
+from toolscore.matching.values import values_match
 
 MODES = ("strict", "unordered", "subset", "superset")
 

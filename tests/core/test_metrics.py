@@ -10,7 +10,7 @@ import pytest
 from toolscore import hookimpl
 from toolscore.context import NOT_APPLICABLE, EvaluationContext
 from toolscore.evaluation import evaluate
-from toolscore.matchers import Approx, Contains, IsType, OneOf
+from toolscore.matching.matchers import Approx, Contains, IsType, OneOf
 from toolscore.metrics import (
     calculate_edit_distance,
     calculate_partial_trajectory_accuracy,

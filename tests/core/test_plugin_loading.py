@@ -343,3 +343,27 @@ def test_keyboard_interrupt_in_a_hook_still_interrupts() -> None:
     pm.register(Interrupts(), name="interrupts")
     with pytest.raises(KeyboardInterrupt):
         evaluate([{"tool": "a"}], [{"tool": "a"}], plugin_manager=pm)
+
+
+def test_the_active_manager_is_per_context() -> None:
+    """``use_plugin_manager`` in one context (a thread's, a task's) is not seen in another."""
+    import contextvars
+
+    from toolscore.plugins import (
+        create_plugin_manager,
+        current_plugin_manager,
+        use_plugin_manager,
+    )
+
+    outside = current_plugin_manager()
+    pm = create_plugin_manager(load_entrypoints=False)
+    seen: list[object] = []
+
+    def inside() -> None:
+        with use_plugin_manager(pm):
+            seen.append(current_plugin_manager())
+            seen.append(contextvars.copy_context().run(current_plugin_manager))
+
+    contextvars.copy_context().run(inside)
+    assert seen == [pm, pm]
+    assert current_plugin_manager() is outside

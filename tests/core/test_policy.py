@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from toolscore.errors import InputError
 from toolscore.evaluation import evaluate
-from toolscore.matchers import Contains, OneOf, Regex, SearchRegex
+from toolscore.matching.matchers import Contains, OneOf, Regex, SearchRegex
 from toolscore.metrics.policy import (
     call_matches_rule,
     check_forbidden_calls,

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from toolscore.evaluation import evaluate
-from toolscore.matchers import Regex
+from toolscore.matching.matchers import Regex
 from toolscore.plugins import create_plugin_manager
 from toolscore.result import (
     DEFAULT_WEIGHTS,

@@ -25,7 +25,7 @@ def test_python_example_runs(code: str) -> None:
 
 @pytest.mark.parametrize("text", JSON)
 def test_json_example_is_a_valid_gold_file(text: str, tmp_path: Path) -> None:
-    from toolscore.matching.gold import load_match
+    from toolscore.matching._gold import load_match
 
     (tmp_path / "gold.json").write_text(text)
     assert load_match(tmp_path / "gold.json") is not None

@@ -38,7 +38,7 @@ def test_pairs_come_from_the_alignment_not_positions(
 def test_with_the_real_alignment(
     llm: FakeLLM, make_config: Callable[..., JudgeConfig], judge_pm: ToolscorePluginManager
 ) -> None:
-    alignment = pytest.importorskip("toolscore.alignment")
+    alignment = pytest.importorskip("toolscore.matching.alignment")
     expected = [ToolCall("a", {"x": 1}), ToolCall("b", {"y": 2})]
     actual = [ToolCall("b", {"y": 2}), ToolCall("a", {"x": 1})]
     aligned = alignment.align(expected, actual)

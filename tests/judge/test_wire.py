@@ -138,7 +138,7 @@ def test_a_rejected_key_is_recorded_without_retries_or_leaks(
 def test_matchers_in_expected_calls_are_shown_in_their_file_form(
     llm: FakeLLM, make_config: Callable[..., JudgeConfig], judge_pm: ToolscorePluginManager
 ) -> None:
-    from toolscore.matchers import ANY, Regex
+    from toolscore.matching.matchers import ANY, Regex
 
     expected = [ToolCall("lookup", {"id": Regex(r"\d+"), "trace": ANY}), ToolCall("ping", None)]
     actual = calls(("lookup", {"id": "42", "trace": "t-1"}), ("ping", {"n": 1}))

@@ -12,7 +12,7 @@ import pytest
 import toolscore
 from rich.console import Console
 from toolscore.errors import MissingPluginError
-from toolscore.matchers import Regex
+from toolscore.matching.matchers import Regex
 from toolscore.plugins import create_plugin_manager
 from toolscore.reporters import available_reporters, render_report, write_reports
 from toolscore.reporters.console import print_evaluation_summary

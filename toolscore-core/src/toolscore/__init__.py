@@ -44,8 +44,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         from_pydantic_ai,
     )
     from toolscore.loading import load_gold_standard, load_trace
-    from toolscore.matchers import ANY, Approx, Contains, IsType, Matcher, OneOf, Regex
     from toolscore.matching import MatchSpec, TrajectoryMatch, match_trajectory
+    from toolscore.matching.matchers import ANY, Approx, Contains, IsType, Matcher, OneOf, Regex
     from toolscore.model import ToolCall
     from toolscore.result import EvaluationResult, letter_grade
     from toolscore.runs import RunsResult, evaluate_runs
@@ -63,13 +63,13 @@ _LAZY: dict[str, str] = {
     "cases": "toolscore.assertions",
     "expect": "toolscore.expect",
     "Expectation": "toolscore.expect",
-    "ANY": "toolscore.matchers",
-    "Regex": "toolscore.matchers",
-    "Approx": "toolscore.matchers",
-    "Contains": "toolscore.matchers",
-    "OneOf": "toolscore.matchers",
-    "IsType": "toolscore.matchers",
-    "Matcher": "toolscore.matchers",
+    "ANY": "toolscore.matching.matchers",
+    "Regex": "toolscore.matching.matchers",
+    "Approx": "toolscore.matching.matchers",
+    "Contains": "toolscore.matching.matchers",
+    "OneOf": "toolscore.matching.matchers",
+    "IsType": "toolscore.matching.matchers",
+    "Matcher": "toolscore.matching.matchers",
     "auto_extract": "toolscore.integrations",
     "from_openai": "toolscore.integrations",
     "from_anthropic": "toolscore.integrations",

@@ -1,11 +1,8 @@
-"""Kept so ``from toolscore.compare import values_match`` (used by plugins) keeps working.
-
-The comparison of expected and actual argument values lives in :mod:`toolscore.value_match`.
-"""
+"""Compatibility path ``toolscore.compare``: the comparison lives in :mod:`toolscore.matching.values`."""
 
 from __future__ import annotations
 
-from toolscore.value_match import (
+from toolscore.matching.values import (
     NO_KEY,
     count_correct,
     key_function,

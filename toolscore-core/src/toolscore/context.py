@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 import attrs
 
 if TYPE_CHECKING:
-    from toolscore.alignment import Alignment
+    from toolscore.matching.alignment import Alignment
     from toolscore.model import ToolCall
 
 

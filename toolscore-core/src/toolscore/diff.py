@@ -3,7 +3,7 @@
 Everything here is plain data and text; rendering (rich tables, Markdown, HTML) belongs to the
 callers. The rows align the two tool-name sequences with difflib (autojunk off), so the failure
 table and the "Top issues to fix" list line calls up the same way. Argument problems
-are judged by :func:`toolscore.value_match.values_match`, the same comparison the argument metric
+are judged by :func:`toolscore.matching.values.values_match`, the same comparison the argument metric
 uses, so a call that counts as argument-correct never shows a diff line.
 """
 
@@ -101,9 +101,9 @@ def arg_problems(
 ) -> list[str]:
     """Argument problem lines: value mismatches, then missing, then unexpected keys, each sorted.
 
-    A value counts as matching exactly when :func:`~toolscore.value_match.values_match` says so.
+    A value counts as matching exactly when :func:`~toolscore.matching.values.values_match` says so.
     """
-    from toolscore.value_match import values_match
+    from toolscore.matching.values import values_match
 
     common = sorted(set(expected) & set(actual), key=str)
     lines = [

@@ -1,9 +1,11 @@
 """``evaluate()`` (in memory) and ``evaluate_trace()`` (files): the evaluator.
 
-Both turn their inputs into :class:`~toolscore.model.ToolCall` lists, pair expected with actual
-calls once (:func:`toolscore.alignment.align`), run every registered metric in order and
-hand the finished result to the ``toolscore_evaluation_finished`` hook. Metrics come from the
-plugin manager's registry, built-in and third-party alike.
+Both turn their inputs into :class:`~toolscore.model.ToolCall` lists and then share one tail
+(:func:`_finish`, keyword-only through a frozen request): apply ``match=``, pair expected with
+actual calls once and run every registered metric in order (:func:`toolscore.scoring.score_calls`),
+add the extra metrics, the judge's verdicts, and hand the finished result to the
+``toolscore_evaluation_finished`` hook. Metrics come from the plugin manager's registry,
+built-in and third-party alike.
 
 Importing this module is cheap: no reporter, CLI or plugin dependency is imported.
 """
@@ -11,23 +13,21 @@ Importing this module is cheap: no reporter, CLI or plugin dependency is importe
 from __future__ import annotations
 
 import warnings
-import weakref
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from toolscore.alignment import align
-from toolscore.context import NOT_APPLICABLE, EvaluationContext
+import attrs
+
 from toolscore.expectations.parse import is_structured
 from toolscore.extraction import calls_from_payload
-from toolscore.matching.expected import expected_calls
-from toolscore.result import DEFAULT_WEIGHTS, EvaluationResult, normalize_weights
+from toolscore.matching._expected import expected_calls
+from toolscore.scoring import normalized_weights, plugin_metric_names, score_calls
 
 if TYPE_CHECKING:
     from toolscore.model import ToolCall
     from toolscore.plugins.manager import ToolscorePluginManager
-    from toolscore.protocols import Metric
-    from toolscore.specs import MetricSpec
+    from toolscore.result import EvaluationResult
 
 __all__ = ["add_judgement", "evaluate", "evaluate_trace", "plugin_metric_names"]
 
@@ -83,7 +83,7 @@ def evaluate(
 
     trace_calls = calls_from_payload(actual, plugin_manager=plugin_manager)
     pm = manager_or_default(plugin_manager)
-    merged = _weights(weights, pm)
+    merged = normalized_weights(weights, pm)
     expectations = None
     if is_structured(expected):  # optional / repeat / any_order / one_of steps
         from toolscore.expectations.scoring import choose_gold
@@ -97,27 +97,22 @@ def evaluate(
         from toolscore.metrics.policy import validate_rules
 
         validate_rules(forbidden)
-    schema_check = _schema_check(trace_calls, _tool_schemas(tools))
-    verdict = None
-    if match is not None:
-        from toolscore.matching.apply import apply_match
-        from toolscore.matching.trajectory import MatchSpec
-
-        spec = MatchSpec.coerce(match)
-        gold_calls, trace_calls, verdict = apply_match(gold_calls, trace_calls, spec, strict=strict)
-    result = _run(
-        pm, gold_calls, trace_calls, merged, strict, forbidden, "evaluate", False, options
+    return _finish(
+        _Request(
+            pm=pm,
+            gold_calls=gold_calls,
+            trace_calls=trace_calls,
+            weights=merged,
+            strict=strict,
+            forbidden=forbidden,
+            mode="evaluate",
+            options=options,
+            match=match,
+            schema_check=_schema_check(trace_calls, _tool_schemas(tools)),
+            expectations=expectations,
+            judge=judge,
+        )
     )
-    if schema_check is not None:
-        result.metrics["schema_validity"] = schema_check
-    if expectations is not None:
-        result.metrics["expectations"] = expectations
-    if verdict is not None:
-        result.metrics["trajectory_match"] = {**verdict.to_dict(), "spec": spec.to_dict()}
-    if judge is not False:
-        add_judgement(result, judge, pm)
-    pm.evaluation_finished(result)
-    return result
 
 
 def evaluate_trace(
@@ -155,7 +150,7 @@ def evaluate_trace(
     from toolscore.plugins import manager_or_default
 
     pm = manager_or_default(plugin_manager)
-    merged = _weights(weights, pm)
+    merged = normalized_weights(weights, pm)
     from toolscore.expectations.scoring import choose_gold, read_gold_steps
     from toolscore.loading import load_gold_standard, load_trace
 
@@ -169,57 +164,96 @@ def evaluate_trace(
         from toolscore.metrics.policy import validate_rules
 
         validate_rules(forbidden)
-    from toolscore.matching.gold import load_match
+    from toolscore.matching._gold import load_match
 
     spec = match if match is not None else load_match(gold_file)
     from toolscore.tool_schemas.definitions import schemas_for_files
 
     schema_check = _schema_check(trace_calls, schemas_for_files(gold_file, trace_file, tools))
-    verdict = None
-    if spec is not None:
-        from toolscore.matching.apply import apply_match
-        from toolscore.matching.trajectory import MatchSpec
-
-        spec = MatchSpec.coerce(spec)
-        gold_calls, trace_calls, verdict = apply_match(gold_calls, trace_calls, spec, strict=False)
-    result = _run(
-        pm,
-        gold_calls,
-        trace_calls,
-        merged,
-        False,
-        forbidden,
-        "trace",
-        validate_side_effects,
-        options,
+    return _finish(
+        _Request(
+            pm=pm,
+            gold_calls=gold_calls,
+            trace_calls=trace_calls,
+            weights=merged,
+            strict=False,
+            forbidden=forbidden,
+            mode="trace",
+            validate_side_effects=validate_side_effects,
+            options=options,
+            match=spec,
+            schema_check=schema_check,
+            expectations=expectations,
+            judge=judge,
+        )
     )
-    if verdict is not None and spec is not None:
-        result.metrics["trajectory_match"] = {**verdict.to_dict(), "spec": spec.to_dict()}
-    if schema_check is not None:
-        result.metrics["schema_validity"] = schema_check
-    if expectations is not None:
-        result.metrics["expectations"] = expectations
-    if judge is not False:
-        add_judgement(result, judge, pm)
-    pm.evaluation_finished(result)
-    return result
 
 
 # -- internals ---------------------------------------------------------------------------------
 
 
-def plugin_metric_names(pm: ToolscorePluginManager) -> list[str]:
-    """Names of the plugin metrics ``pm`` runs: what weights may name besides the defaults."""
-    return [name for name, _, built_in in _metrics(pm) if not built_in]
+@attrs.frozen(kw_only=True)
+class _Request:
+    """What both front ends hand to :func:`_finish` once their inputs are read."""
+
+    pm: ToolscorePluginManager
+    gold_calls: Sequence[ToolCall]
+    trace_calls: Sequence[ToolCall]
+    weights: Mapping[str, float] | None
+    strict: bool
+    forbidden: Sequence[Mapping[str, Any]] | None
+    mode: Literal["evaluate", "trace"]
+    validate_side_effects: bool = False
+    options: Mapping[str, Any] | None = None
+    match: Any = None
+    schema_check: dict[str, Any] | None = None
+    expectations: dict[str, Any] | None = None
+    judge: Any = False
 
 
-def _weights(
-    weights: Mapping[str, float] | None, pm: ToolscorePluginManager
-) -> dict[str, float] | None:
-    """``weights`` normalized; plugin metrics may be named besides the default components."""
-    if weights is None:
-        return None
-    return normalize_weights(weights, plugin_metric_names(pm))
+#: Where the extra metrics land in ``result.metrics`` (the order the reports show them in).
+_EXTRAS_ORDER: dict[str, tuple[str, ...]] = {
+    "evaluate": ("schema_validity", "expectations", "trajectory_match"),
+    "trace": ("trajectory_match", "schema_validity", "expectations"),
+}
+
+
+def _finish(request: _Request) -> EvaluationResult:
+    """The common tail: apply ``match``, score, add the extra metrics, judge, tell plugins."""
+    gold_calls, trace_calls = request.gold_calls, request.trace_calls
+    trajectory = None
+    if request.match is not None:
+        from toolscore.matching._apply import apply_match
+        from toolscore.matching.trajectory import MatchSpec
+
+        spec = MatchSpec.coerce(request.match)
+        gold_calls, trace_calls, verdict = apply_match(
+            gold_calls, trace_calls, spec, strict=request.strict
+        )
+        trajectory = {**verdict.to_dict(), "spec": spec.to_dict()}
+    result = score_calls(
+        request.pm,
+        gold_calls,
+        trace_calls,
+        weights=request.weights,
+        strict=request.strict,
+        forbidden=request.forbidden,
+        mode=request.mode,
+        validate_side_effects=request.validate_side_effects,
+        options=request.options,
+    )
+    extras = {
+        "schema_validity": request.schema_check,
+        "expectations": request.expectations,
+        "trajectory_match": trajectory,
+    }
+    for name in _EXTRAS_ORDER[request.mode]:
+        if extras[name] is not None:
+            result.metrics[name] = extras[name]
+    if request.judge is not False:
+        add_judgement(result, request.judge, request.pm)
+    request.pm.evaluation_finished(result)
+    return result
 
 
 def _schema_check(
@@ -239,97 +273,6 @@ def _tool_schemas(tools: Any) -> dict[str, Any] | None:
     from toolscore.tool_schemas import tool_schemas
 
     return tool_schemas(tools)
-
-
-_MetricList = list[tuple[str, "Metric", bool]]
-_METRICS: weakref.WeakKeyDictionary[Any, _MetricList] = weakref.WeakKeyDictionary()
-
-
-def _metrics(pm: ToolscorePluginManager) -> _MetricList:
-    """``(name, metric, built_in)`` in (order, name) order; factories run once per registry.
-
-    Keyed by the registry object: when plugins change, the manager builds a new registry and
-    the metrics are built afresh.
-    """
-    registry = pm.get_metrics()
-    cached = _METRICS.get(registry)
-    if cached is not None:
-        return cached
-    from toolscore.plugins import DEFAULT_PLUGINS
-
-    out: _MetricList = []
-    for name, spec in sorted(registry.specs.items(), key=lambda item: (item[1].order, item[0])):
-        built_in = registry.owners.get(name) in DEFAULT_PLUGINS
-        try:
-            metric = spec.factory()
-        except Exception as exc:
-            if built_in or pm.strict:
-                raise
-            warnings.warn(
-                f"metric {name!r} from plugin {registry.owners.get(name)!r} could not be "
-                f"created and is skipped: {type(exc).__name__}: {exc}",
-                RuntimeWarning,
-                stacklevel=3,
-            )
-            continue
-        out.append((name, metric, built_in))
-    _METRICS[registry] = out
-    return out
-
-
-def _run(
-    pm: ToolscorePluginManager,
-    gold_calls: Sequence[ToolCall],
-    trace_calls: Sequence[ToolCall],
-    weights: Mapping[str, float] | None,
-    strict: bool,
-    forbidden: Sequence[Mapping[str, Any]] | None,
-    mode: Literal["evaluate", "trace"],
-    validate_side_effects: bool,
-    options: Mapping[str, Any] | None,
-) -> EvaluationResult:
-    alignment = align(gold_calls, trace_calls, strict=strict)
-    context = EvaluationContext(
-        expected=gold_calls,
-        actual=trace_calls,
-        alignment=alignment,
-        strict=strict,
-        forbidden=forbidden,
-        mode=mode,
-        validate_side_effects=validate_side_effects,
-        options=dict(options) if options else {},
-    )
-    metrics: dict[str, Any] = {}
-    plugin_specs: dict[str, MetricSpec] = {}
-    registry = pm.get_metrics()
-    for name, metric, built_in in _metrics(pm):
-        if built_in:
-            value = metric.compute(context)
-        else:
-            try:
-                value = metric.compute(context)
-            except Exception as exc:
-                if pm.strict:
-                    raise
-                warnings.warn(
-                    f"metric {name!r} failed and is left out: {type(exc).__name__}: {exc}",
-                    RuntimeWarning,
-                    stacklevel=3,
-                )
-                continue
-        if value is not NOT_APPLICABLE:
-            metrics[name] = value
-            if not built_in and name in registry:
-                plugin_specs[name] = registry[name]
-    result = EvaluationResult(
-        metrics,
-        gold_calls,
-        trace_calls,
-        weights if weights is not None else DEFAULT_WEIGHTS,
-        alignment,
-    )
-    result.plugin_metrics = plugin_specs
-    return result
 
 
 def add_judgement(result: EvaluationResult, judge: Any, pm: ToolscorePluginManager) -> None:

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from toolscore.matchers import Matcher
-from toolscore.value_match import values_match
+from toolscore.matching.matchers import Matcher
+from toolscore.matching.values import values_match
 
 if TYPE_CHECKING:
     from toolscore.result import EvaluationResult

@@ -90,7 +90,7 @@ def judge_config(
 
 def _align(expected: Sequence[ToolCall], actual: Sequence[ToolCall]) -> _HasPairs | None:
     try:
-        align = import_module("toolscore.alignment").align
+        align = import_module("toolscore.matching.alignment").align
     except (ImportError, AttributeError):
         return None
     result: _HasPairs = align(expected, actual)

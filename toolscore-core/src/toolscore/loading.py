@@ -27,8 +27,9 @@ if TYPE_CHECKING:
 __all__ = [
     "InputFileNotFoundError",
     "InvalidJSONError",
+    "calls_from_trace_data",
     "detect_trace_format",
-    "extract_calls",
+    "gold_calls_from_document",
     "load_gold_standard",
     "load_trace",
     "read_document",
@@ -176,14 +177,18 @@ def load_gold_standard(
     text = _read_text(path, "Gold standard file")
     data, lines = _decode_document(text, name)
     try:
-        return _gold_calls(data, text, name, plugin_manager)
+        return gold_calls_from_document(data, text, name, plugin_manager)
     except InputError as exc:
         raise _on_line(exc, name, lines) from None
 
 
-def _gold_calls(
+def gold_calls_from_document(
     data: Any, text: str, name: str, plugin_manager: ToolscorePluginManager | None
 ) -> list[ToolCall]:
+    """The calls of a parsed gold document ``data`` (read from ``text``, named ``name``).
+
+    :raises InputError: a document or item of the wrong shape (no line numbers added).
+    """
     if not isinstance(data, list) and not (
         isinstance(data, Mapping) and isinstance(data.get("calls"), list)
     ):
@@ -228,7 +233,7 @@ def _gold_args(
     raw_args: Mapping[str, Any], registry: Any, *, source: str, path: str
 ) -> dict[str, Any]:
     """Argument values with their JSON matcher forms turned into matchers."""
-    from toolscore.matchers import matcher_from_json
+    from toolscore.matching.matchers import matcher_from_json
     from toolscore.serialization import json_path
 
     args: dict[str, Any] = {}
@@ -290,7 +295,9 @@ def load_trace(
     :raises MissingPluginError: the format belongs to a distribution that is not installed.
     """
     data, lines = read_document(path, what="Trace file")
-    return extract_calls(data, format, plugin_manager=plugin_manager, source=str(path), lines=lines)
+    return calls_from_trace_data(
+        data, format, plugin_manager=plugin_manager, source=str(path), lines=lines
+    )
 
 
 def read_document(path: StrPath, *, what: str = "File") -> tuple[Any, list[int] | None]:
@@ -303,7 +310,7 @@ def read_document(path: StrPath, *, what: str = "File") -> tuple[Any, list[int] 
     return _read_document(path, what)
 
 
-def extract_calls(
+def calls_from_trace_data(
     data: Any,
     format: str = "auto",
     *,

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 if TYPE_CHECKING:
-    from toolscore.alignment import Alignment
+    from toolscore.matching.alignment import Alignment
     from toolscore.model import ToolCall
 
 __all__ = [
@@ -103,15 +103,15 @@ def normalize_weights(
     return {key: value / total for key, value in merged.items()}
 
 
-def json_safe(value: Any) -> Any:
+def record_value(value: Any) -> Any:
     """``value`` with mappings as dicts (string keys), sequences as lists, and every other
     leaf that is not None/bool/int/float/str as its ``repr`` (matchers → ``"Regex('a')"``)."""
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, Mapping):
-        return {str(key): json_safe(item) for key, item in value.items()}
+        return {str(key): record_value(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [json_safe(item) for item in value]
+        return [record_value(item) for item in value]
     return repr(value)
 
 
@@ -266,5 +266,5 @@ class EvaluationResult:
             "gold_calls_count": len(self.gold_calls),
             "trace_calls_count": len(self.trace_calls),
         }
-        safe: dict[str, Any] = json_safe(record)
+        safe: dict[str, Any] = record_value(record)
         return safe

@@ -49,7 +49,7 @@ Scale:
 def _jsonable(value: Any) -> Any:
     """``json.dumps`` fallback: matchers become their file form, anything else its repr."""
     try:
-        to_json = import_module("toolscore.matchers").matcher_to_json
+        to_json = import_module("toolscore.matching.matchers").matcher_to_json
     except (ImportError, AttributeError):
         return repr(value)
     converted = to_json(value)

@@ -35,6 +35,7 @@ __all__ = [
     "parse_args",
     "plain",
     "present",
+    "scan_once",
     "text_of",
     "unreadable",
 ]
@@ -48,7 +49,7 @@ _MISSING = object()
 # The C scanner behind json.loads, called directly: it skips two Python-level wrappers per
 # call, which is most of the cost for the small argument strings of tool calls. Anything it
 # does not consume exactly (surrounding whitespace, errors) goes through json.loads.
-_scan_once = _json_scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
+scan_once = _json_scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
 
 
 def get(obj: Any, *names: str, default: Any = None) -> Any:
@@ -251,7 +252,7 @@ def parse_args(value: Any) -> tuple[Mapping[str, Any], str | None]:
         return value, None
     if isinstance(value, str):
         try:
-            decoded, end = _scan_once(value, 0)
+            decoded, end = scan_once(value, 0)
             if end != len(value):
                 raise ValueError
         except (StopIteration, ValueError, RecursionError):

@@ -25,7 +25,6 @@ from toolscore_providers import _responses
 from toolscore_providers._common import (
     CallDraft,
     Drafts,
-    _scan_once,
     decode_json,
     finish,
     get,
@@ -37,6 +36,7 @@ from toolscore_providers._common import (
     note_unreadable_args,
     parse_args,
     sample,
+    scan_once,
     text,
     text_of,
     unreadable,
@@ -349,7 +349,7 @@ def _completion_fast(payload: dict[str, Any]) -> list[ToolCall] | None:
         return None
     out: list[ToolCall] = []
     append = out.append
-    scan = _scan_once
+    scan = scan_once
     for choice in choices:
         message = choice.get("message") if type(choice) is dict else None
         if type(message) is not dict:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from html import escape as _escape_html
 
 from toolscore.batch.aggregate import Aggregate
-from toolscore.batch.report import _f, _pct
+from toolscore.batch.report import format_number, format_percent
 
 
 def escape(text: str) -> str:
@@ -72,7 +72,9 @@ def _tools_svg(aggregate: Aggregate, limit: int = 20) -> str:
             f'<rect class="fail" x="{label}" y="{y + 2}" width="{w:.1f}" height="{row - 6}">'
             f"<title>{escape(tool.tool)}: {tool.failed}/{tool.expected}</title></rect>"
         )
-        parts.append(f'<text x="{label + w + 4:.1f}" y="{y + 13}">{_pct(tool.failure_rate)}</text>')
+        parts.append(
+            f'<text x="{label + w + 4:.1f}" y="{y + 13}">{format_percent(tool.failure_rate)}</text>'
+        )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -92,17 +94,24 @@ def _table(headers: list[str], rows: list[list[str]], left: int = 1) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def render_html(aggregate: Aggregate) -> str:
+def render_batch_html(aggregate: Aggregate) -> str:
     a = aggregate
     sections = [
         f"<h1>toolscore eval-batch</h1><p><b>{a.cases}</b> cases scored, "
         f"<b>{a.bad_records}</b> bad records skipped"
         + (f", {a.resumed} resumed" if a.resumed else "")
-        + f". Mean score <b>{_f(a.mean)}</b> (grade {escape(a.grade)}).</p>",
+        + f". Mean score <b>{format_number(a.mean)}</b> (grade {escape(a.grade)}).</p>",
         "<h2>Score</h2>",
         _table(
             ["mean", "min", *(f"p{p}" for p, _ in a.percentiles), "max"],
-            [[_f(a.mean), _f(a.minimum), *(_f(v) for _, v in a.percentiles), _f(a.maximum)]],
+            [
+                [
+                    format_number(a.mean),
+                    format_number(a.minimum),
+                    *(format_number(v) for _, v in a.percentiles),
+                    format_number(a.maximum),
+                ]
+            ],
             left=0,
         ),
         "<h3>Score distribution</h3>",
@@ -110,23 +119,26 @@ def render_html(aggregate: Aggregate) -> str:
         "<h2>Grades</h2>",
         _table(
             ["grade", "cases", "share"],
-            [[g, str(n), _pct(n / a.cases) if a.cases else "n/a"] for g, n in a.grades],
+            [[g, str(n), format_percent(n / a.cases) if a.cases else "n/a"] for g, n in a.grades],
         ),
         "<h2>Failure rate per tool</h2>",
         _tools_svg(a),
         _table(
             ["tool", "expected calls", "failed", "failure rate"],
-            [[t.tool, str(t.expected), str(t.failed), _pct(t.failure_rate)] for t in a.tools],
+            [
+                [t.tool, str(t.expected), str(t.failed), format_percent(t.failure_rate)]
+                for t in a.tools
+            ],
         ),
         "<h2>Findings</h2>",
         _table(
             ["code", "cases", "share of cases", "occurrences"],
-            [[f.code, str(f.cases), _pct(f.rate), str(f.count)] for f in a.findings],
+            [[f.code, str(f.cases), format_percent(f.rate), str(f.count)] for f in a.findings],
         ),
         "<h2>Worst cases</h2>",
         _table(
             ["id", "score", "grade", "record"],
-            [[c.id, _f(c.score), c.grade, c.source] for c in a.worst],
+            [[c.id, format_number(c.score), c.grade, c.source] for c in a.worst],
         ),
     ]
     if a.baseline is not None:
@@ -137,7 +149,13 @@ def render_html(aggregate: Aggregate) -> str:
             _table(
                 ["id", "before", "after", "change", "record"],
                 [
-                    [r.id, _f(r.before), _f(r.after), f"{r.delta:+.3f}", r.source]
+                    [
+                        r.id,
+                        format_number(r.before),
+                        format_number(r.after),
+                        f"{r.delta:+.3f}",
+                        r.source,
+                    ]
                     for r in a.regressions
                 ],
             ),

@@ -13,18 +13,20 @@ from typing import Any
 from toolscore.batch.aggregate import Aggregate
 
 
-def render_json(aggregate: Aggregate) -> str:
+def render_batch_json(aggregate: Aggregate) -> str:
     """The aggregate as JSON, credentials in ids, tool names and errors redacted."""
     from toolscore.redaction import redact_strings
 
     return json.dumps(redact_strings(aggregate.to_dict()), indent=2, ensure_ascii=False) + "\n"
 
 
-def _f(value: float | None, digits: int = 3) -> str:
+def format_number(value: float | None, digits: int = 3) -> str:
+    """A score as the batch reports print it: ``digits`` decimals, ``n/a`` for none or NaN."""
     return "n/a" if value is None or value != value else f"{value:.{digits}f}"
 
 
-def _pct(value: float) -> str:
+def format_percent(value: float) -> str:
+    """A rate in ``[0, 1]`` as a percentage with one decimal."""
     return f"{100 * value:.1f}%"
 
 
@@ -38,7 +40,7 @@ def _md(text: Any) -> str:
     return escape(shown(text, one_line=True)).replace("\\", "\\\\").replace("|", "\\|")
 
 
-def render_markdown(aggregate: Aggregate) -> str:
+def render_batch_markdown(aggregate: Aggregate) -> str:
     a = aggregate
     lines = [
         "# toolscore eval-batch",
@@ -51,22 +53,25 @@ def render_markdown(aggregate: Aggregate) -> str:
         "",
         "| mean | grade | min | " + " | ".join(f"p{p}" for p, _ in a.percentiles) + " | max |",
         "|---" * (len(a.percentiles) + 4) + "|",
-        f"| {_f(a.mean)} | {a.grade} | {_f(a.minimum)} | "
-        + " | ".join(_f(v) for _, v in a.percentiles)
-        + f" | {_f(a.maximum)} |",
+        f"| {format_number(a.mean)} | {a.grade} | {format_number(a.minimum)} | "
+        + " | ".join(format_number(v) for _, v in a.percentiles)
+        + f" | {format_number(a.maximum)} |",
         "",
         "## Grades",
         "",
         "| grade | cases | share |",
         "|---|---|---|",
-        *(f"| {g} | {n} | {_pct(n / a.cases) if a.cases else 'n/a'} |" for g, n in a.grades),
+        *(
+            f"| {g} | {n} | {format_percent(n / a.cases) if a.cases else 'n/a'} |"
+            for g, n in a.grades
+        ),
         "",
         "## Failure rate per tool",
         "",
         "| tool | expected calls | failed | failure rate |",
         "|---|---|---|---|",
         *(
-            f"| {_md(t.tool)} | {t.expected} | {t.failed} | {_pct(t.failure_rate)} |"
+            f"| {_md(t.tool)} | {t.expected} | {t.failed} | {format_percent(t.failure_rate)} |"
             for t in a.tools
         ),
         "",
@@ -74,13 +79,16 @@ def render_markdown(aggregate: Aggregate) -> str:
         "",
         "| code | cases | share of cases | occurrences |",
         "|---|---|---|---|",
-        *(f"| {f.code} | {f.cases} | {_pct(f.rate)} | {f.count} |" for f in a.findings),
+        *(f"| {f.code} | {f.cases} | {format_percent(f.rate)} | {f.count} |" for f in a.findings),
         "",
         "## Worst cases",
         "",
         "| id | score | grade | record |",
         "|---|---|---|---|",
-        *(f"| {_md(c.id)} | {_f(c.score)} | {c.grade} | `{_md(c.source)}` |" for c in a.worst),
+        *(
+            f"| {_md(c.id)} | {format_number(c.score)} | {c.grade} | `{_md(c.source)}` |"
+            for c in a.worst
+        ),
     ]
     if a.baseline is not None:
         lines += [
@@ -93,7 +101,7 @@ def render_markdown(aggregate: Aggregate) -> str:
             "| id | before | after | change | record |",
             "|---|---|---|---|---|",
             *(
-                f"| {_md(r.id)} | {_f(r.before)} | {_f(r.after)} | {r.delta:+.3f} | `{_md(r.source)}` |"
+                f"| {_md(r.id)} | {format_number(r.before)} | {format_number(r.after)} | {r.delta:+.3f} | `{_md(r.source)}` |"
                 for r in a.regressions
             ),
         ]
@@ -115,13 +123,17 @@ def print_summary(aggregate: Aggregate, console: Any) -> None:
 
     a = aggregate
     console.print(
-        f"[bold]{a.cases}[/] cases, mean score [bold]{_f(a.mean)}[/] (grade {a.grade}), "
+        f"[bold]{a.cases}[/] cases, mean score [bold]{format_number(a.mean)}[/] (grade {a.grade}), "
         f"{a.bad_records} bad record(s) skipped" + (f", {a.resumed} resumed" if a.resumed else "")
     )
     scores = Table(title="Score", title_justify="left")
     for column in ("min", *(f"p{p}" for p, _ in a.percentiles), "max"):
         scores.add_column(column, justify="right")
-    scores.add_row(_f(a.minimum), *(_f(v) for _, v in a.percentiles), _f(a.maximum))
+    scores.add_row(
+        format_number(a.minimum),
+        *(format_number(v) for _, v in a.percentiles),
+        format_number(a.maximum),
+    )
     console.print(scores)
     grades = Table(title="Grades", title_justify="left")
     for grade, _ in a.grades:
@@ -133,21 +145,23 @@ def print_summary(aggregate: Aggregate, console: Any) -> None:
         for column in ("tool", "expected", "failed", "rate"):
             tools.add_column(column, justify="left" if column == "tool" else "right")
         for t in a.tools[:10]:
-            tools.add_row(_cell(t.tool), str(t.expected), str(t.failed), _pct(t.failure_rate))
+            tools.add_row(
+                _cell(t.tool), str(t.expected), str(t.failed), format_percent(t.failure_rate)
+            )
         console.print(tools)
     if a.findings:
         findings = Table(title="Findings", title_justify="left")
         for column in ("code", "cases", "share", "occurrences"):
             findings.add_column(column, justify="left" if column == "code" else "right")
         for f in a.findings:
-            findings.add_row(f.code, str(f.cases), _pct(f.rate), str(f.count))
+            findings.add_row(f.code, str(f.cases), format_percent(f.rate), str(f.count))
         console.print(findings)
     if a.worst:
         worst = Table(title="Worst cases", title_justify="left")
         for column in ("id", "score", "grade", "record"):
             worst.add_column(column)
         for c in a.worst[:10]:
-            worst.add_row(_cell(c.id), _f(c.score), c.grade, _cell(c.source))
+            worst.add_row(_cell(c.id), format_number(c.score), c.grade, _cell(c.source))
         console.print(worst)
     if a.baseline is not None:
         console.print(
@@ -156,6 +170,6 @@ def print_summary(aggregate: Aggregate, console: Any) -> None:
         )
         for r in a.regressions[:10]:
             console.print(
-                f"  {_cell(r.id)}: {_f(r.before)} -> {_f(r.after)} ({r.delta:+.3f})  "
+                f"  {_cell(r.id)}: {format_number(r.before)} -> {format_number(r.after)} ({r.delta:+.3f})  "
                 + _cell(r.source)
             )

@@ -27,7 +27,7 @@ from toolscore.batch.executors import ExecutorOptions
 from toolscore.batch.ids import SeenIds
 from toolscore.batch.records import BadRecordError, BatchOutcome, Case, CaseError, CaseResult
 from toolscore.batch.results_file import ResultsWriter
-from toolscore.batch.scoring import BatchJob, ScoringOptions, score_batch, use_plugin_manager
+from toolscore.batch.scoring import BatchJob, ScoringOptions, adopt_plugin_manager, score_batch
 from toolscore.batch.sources import Dataset, case_id_of, record_id
 from toolscore.errors import InputError, MissingPluginError
 from toolscore.first_party import install_hint, provider_of
@@ -137,11 +137,11 @@ class DatasetRun(Iterator[CaseResult]):
             from toolscore.plugins import get_plugin_manager
 
             pm = get_plugin_manager()
-        use_plugin_manager(self._scoring, pm)
+        adopt_plugin_manager(self._scoring, pm)
         if self._scoring.weights is not None:
             # Bad weights would fail every case: refuse them once, before any work starts.
-            from toolscore.evaluation import plugin_metric_names
             from toolscore.result import normalize_weights
+            from toolscore.scoring import plugin_metric_names
 
             normalize_weights(self._scoring.weights, plugin_metric_names(pm))
         baseline = load_baseline(str(self._baseline)) if self._baseline is not None else None
@@ -358,6 +358,50 @@ def evaluate_dataset(
         :class:`BadRecordError` at the first bad record.
     :raises ValueError: bad forbidden rules, matching mode or tool definitions.
     """
+    scoring = _scoring_options(
+        format=format,
+        weights=weights,
+        forbidden=forbidden,
+        strict=strict,
+        match=match,
+        tools=tools,
+        options=options,
+        side_effects=validate_side_effects,
+        judge=judge,
+    )
+    dataset = source if isinstance(source, Dataset) else Dataset(source, gold_dir=gold_dir)
+    return DatasetRun(
+        dataset,
+        executor=executor,
+        executor_options=ExecutorOptions(workers=workers, scheduler=scheduler),
+        scoring=scoring,
+        out=out,
+        resume=resume,
+        baseline=baseline,
+        fail_fast=fail_fast,
+        batch_size=batch_size,
+        worst=worst,
+        on_error=on_error,
+        plugin_manager=plugin_manager,
+    )
+
+
+def _scoring_options(
+    *,
+    format: str,
+    weights: Mapping[str, float] | None,
+    forbidden: Sequence[Mapping[str, Any]] | None,
+    strict: bool,
+    match: Any,
+    tools: Any,
+    options: Mapping[str, Any] | None,
+    side_effects: bool,
+    judge: Any,
+) -> ScoringOptions:
+    """The options every case is scored with, checked once (a bad one would fail every case).
+
+    :raises ValueError: bad forbidden rules, matching mode or tool definitions.
+    """
     if forbidden is not None:
         from toolscore.metrics.policy import validate_rules
 
@@ -374,8 +418,7 @@ def evaluate_dataset(
         tools = tuple(
             {"name": name, "inputSchema": schema} for name, schema in tool_schemas(tools).items()
         )
-    dataset = source if isinstance(source, Dataset) else Dataset(source, gold_dir=gold_dir)
-    scoring = ScoringOptions(
+    return ScoringOptions(
         format=format,
         weights=dict(weights) if weights is not None else None,
         forbidden=tuple(forbidden) if forbidden is not None else None,
@@ -383,21 +426,7 @@ def evaluate_dataset(
         match=match,
         tools=tools,
         options=dict(options) if options else None,
-        side_effects=validate_side_effects,
+        side_effects=side_effects,
         judge=judge,
         no_plugins=os.environ.get("TOOLSCORE_NO_PLUGINS", "") not in ("", "0"),
-    )
-    return DatasetRun(
-        dataset,
-        executor=executor,
-        executor_options=ExecutorOptions(workers=workers, scheduler=scheduler),
-        scoring=scoring,
-        out=out,
-        resume=resume,
-        baseline=baseline,
-        fail_fast=fail_fast,
-        batch_size=batch_size,
-        worst=worst,
-        on_error=on_error,
-        plugin_manager=plugin_manager,
     )

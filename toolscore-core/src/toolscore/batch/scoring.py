@@ -97,7 +97,7 @@ def _manager(options: ScoringOptions) -> ToolscorePluginManager:
     return pm
 
 
-def use_plugin_manager(options: ScoringOptions, pm: ToolscorePluginManager) -> None:
+def adopt_plugin_manager(options: ScoringOptions, pm: ToolscorePluginManager) -> None:
     """Score in this process with ``pm`` (the CLI's manager, for an in-process run)."""
     _MANAGERS[(options.no_plugins, options.disabled)] = pm
 
@@ -150,7 +150,7 @@ def _score_batch(job: BatchJob) -> BatchOutcome:
 
 
 def _json_default(value: Any) -> Any:
-    """What ``json_safe`` makes of a value JSON cannot hold: mappings as dicts, else repr."""
+    """What ``toolscore.result.record_value`` makes of a value JSON cannot hold: mappings as dicts, else repr."""
     if isinstance(value, Mapping):
         return {str(key): item for key, item in value.items()}
     return repr(value)
@@ -418,20 +418,20 @@ def _plain_gold(expected: Any, text: str | None) -> Any:
 
 
 def _expected(value: Any, text: str | None, source: str, pm: ToolscorePluginManager) -> Any:
-    from toolscore.loading import _gold_calls
+    from toolscore.loading import gold_calls_from_document
 
     probe = text if text is not None else json.dumps(value, default=repr)
     try:
-        return _gold_calls(value, probe, source, pm)
+        return gold_calls_from_document(value, probe, source, pm)
     except InputError as exc:
         raise _under(exc, "$.expected", source) from None
 
 
 def _actual(value: Any, fmt: str, source: str, pm: ToolscorePluginManager) -> Any:
-    from toolscore.loading import extract_calls
+    from toolscore.loading import calls_from_trace_data
 
     try:
-        return extract_calls(value, fmt, plugin_manager=pm, source=source)
+        return calls_from_trace_data(value, fmt, plugin_manager=pm, source=source)
     except InputError as exc:
         raise _under(exc, "$.actual", source) from None
 

@@ -13,7 +13,7 @@ from toolscore.specs import MatcherSpec
 
 
 def _any() -> object:
-    from toolscore.matchers import ANY
+    from toolscore.matching.matchers import ANY
 
     return ANY
 
@@ -21,7 +21,7 @@ def _any() -> object:
 @hookimpl
 def toolscore_register_matchers() -> Iterator[MatcherSpec]:
     """ANY, Regex, Approx, Contains, OneOf and IsType with their JSON forms."""
-    from toolscore import matchers as m
+    from toolscore.matching import matchers as m
 
     forms = m.builtin_json_forms()
     yield MatcherSpec(

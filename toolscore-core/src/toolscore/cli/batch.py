@@ -29,6 +29,7 @@ from toolscore.cli.options import (
     fail_under_option,
     forbidden_option,
     judge_options,
+    match_from_options,
     match_mode_option,
     metric_option,
     no_side_effects_option,
@@ -162,7 +163,6 @@ def command(
     from toolscore.batch.progress import Progress
     from toolscore.batch.records import CaseError
     from toolscore.cli import plugin_manager_for
-    from toolscore.cli.output import stdout_console
     from toolscore.errors import MissingPluginError
 
     if not resume and not overwrite and _holds_results(out):
@@ -180,19 +180,9 @@ def command(
         handled_errors(verbose, "Unexpected error: ", expected=expected_errors),
         warnings_as_lines(),
     ):
-        rules = None
-        if forbidden is not None:
-            from toolscore.metrics.policy import load_forbidden_rules
-
-            rules = load_forbidden_rules(forbidden, registry=pm.get_matchers())
-        match = None
-        if match_mode is not None or args_policy is not None:
-            match = {"mode": match_mode or "strict", "args": args_policy or "exact"}
-        tools = None
-        if tools_file is not None:
-            from toolscore.tool_schemas import read_tools_file
-
-            tools = read_tools_file(tools_file)
+        rules = _forbidden_rules(pm, forbidden)
+        match = match_from_options(match_mode, args_policy)
+        tools = _tools(tools_file)
 
         def report(error: CaseError) -> None:
             progress.note_bad_record()  # the Progress made below, before any record is read
@@ -231,8 +221,40 @@ def command(
         finally:
             progress.close()
         _write_reports(aggregate, json_report, markdown, html)
-    from toolscore.batch.report import print_summary
+    _report_run(aggregate, out, (json_report, markdown, html), fail_on_violations, fail_under)
 
+
+def _forbidden_rules(pm: Any, forbidden: Path | None) -> list[dict[str, Any]] | None:
+    """The ``--forbidden`` rules file, read with the matchers of ``pm``."""
+    if forbidden is None:
+        return None
+    from toolscore.metrics.policy import load_forbidden_rules
+
+    return load_forbidden_rules(forbidden, registry=pm.get_matchers())
+
+
+def _tools(tools_file: Path | None) -> Any:
+    """The ``--tools`` definitions, or ``None``."""
+    if tools_file is None:
+        return None
+    from toolscore.tool_schemas import read_tools_file
+
+    return read_tools_file(tools_file)
+
+
+def _report_run(
+    aggregate: Any,
+    out: Path,
+    reports: tuple[Path, Path | None, Path | None],
+    fail_on_violations: bool,
+    fail_under: Threshold | None,
+) -> None:
+    """Print the summary and where the reports went, warn about unjudged cases, then apply
+    the exit gates (``--fail-on-violations``, ``--fail-under``)."""
+    from toolscore.batch.report import print_summary
+    from toolscore.cli.output import stdout_console
+
+    json_report, markdown, html = reports
     console = stdout_console()
     print_summary(aggregate, console)
     console.print(f"> Results: {out}", markup=False)
@@ -297,13 +319,13 @@ def _write_reports(
     aggregate: object, json_path: Path, markdown: Path | None, html: Path | None
 ) -> None:
     from toolscore.batch.aggregate import Aggregate
-    from toolscore.batch.html import render_html
-    from toolscore.batch.report import render_json, render_markdown
+    from toolscore.batch.html import render_batch_html
+    from toolscore.batch.report import render_batch_json, render_batch_markdown
     from toolscore.fileio import atomic_write_text
 
     assert isinstance(aggregate, Aggregate)
-    atomic_write_text(json_path, render_json(aggregate))
+    atomic_write_text(json_path, render_batch_json(aggregate))
     if markdown is not None:
-        atomic_write_text(markdown, render_markdown(aggregate))
+        atomic_write_text(markdown, render_batch_markdown(aggregate))
     if html is not None:
-        atomic_write_text(html, render_html(aggregate))
+        atomic_write_text(html, render_batch_html(aggregate))

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
+import attrs
 import click
 
 from toolscore.cli.options import (
@@ -20,6 +21,7 @@ from toolscore.cli.options import (
     fail_under_option,
     forbidden_option,
     judge_options,
+    match_from_options,
     match_mode_option,
     metric_option,
     no_side_effects_option,
@@ -31,12 +33,147 @@ from toolscore.cli.options import (
 from toolscore.cli.output import ExitCode, fail, handled_errors
 from toolscore.errors import MissingPluginError
 
+if TYPE_CHECKING:
+    from toolscore.plugins.manager import ToolscorePluginManager
+    from toolscore.result import EvaluationResult
+
 _REPORT_OPTIONS = (
     ("html", "HTML"),
     ("csv", "CSV"),
     ("markdown", "Markdown"),
     ("junit", "JUnit XML"),
 )
+
+
+def _extra_reports(
+    paths: tuple[Path | None, ...], reports: tuple[tuple[str, str], ...]
+) -> dict[str, Path]:
+    """``--html``/``--csv``/``--markdown``/``--junit`` paths, then each ``--report NAME PATH``."""
+    extra_reports: dict[str, Path] = {
+        name: path for (name, _), path in zip(_REPORT_OPTIONS, paths) if path is not None
+    }
+    extra_reports.update((name, Path(path)) for name, path in reports)
+    return extra_reports
+
+
+@attrs.frozen
+class _Common:
+    """What every way of evaluating (several runs, turns, one trace) needs from the command."""
+
+    pm: ToolscorePluginManager
+    console: Any
+    gold_file: Path
+    trace_format: str
+    output: Path
+    weights: tuple[tuple[str, float], ...]
+    match: dict[str, str] | None
+    verbose: bool
+
+
+def _several_runs(
+    common: _Common, trace_files: tuple[Path, ...], runs_k: int | None, fail_under: Threshold | None
+) -> NoReturn:
+    """Several trace files (or ``--k``): one gold file against each run, pass^k; exits."""
+    pm, console, verbose = common.pm, common.console, common.verbose
+    gold_file, trace_format, output = common.gold_file, common.trace_format, common.output
+    weights, match = common.weights, common.match
+    from toolscore.cli.runs import evaluate_run_files
+
+    if runs_k is not None and runs_k > len(trace_files):
+        raise click.BadParameter(
+            f"K={runs_k} exceeds the {len(trace_files)} runs", param_hint="--k"
+        )
+    with handled_errors(verbose, "Unexpected error: ", expected=((ValueError, "Invalid data: "),)):
+        code = evaluate_run_files(
+            pm,
+            gold_file,
+            trace_files,
+            trace_format,
+            k=runs_k,
+            threshold=fail_under.score if fail_under and fail_under.score is not None else 0.9,
+            output=output,
+            weights=dict(weights) or None,
+            match=match,
+            console=console,
+        )
+    sys.exit(code)
+
+
+def _evaluate_one(
+    common: _Common,
+    trace_file: Path,
+    *,
+    no_side_effects: bool,
+    forbidden: Path | None,
+    judge: JudgeRequest,
+    metric_options: tuple[tuple[str, Any], ...],
+    tools_file: Path | None,
+    extra_reports: dict[str, Path],
+    fail_on_violations: bool,
+    fail_under: Threshold | None,
+    save_baseline: Path | None,
+) -> None:
+    """One trace file: evaluate it, write the reports, print the summary, save a baseline,
+    then apply the exit gates (``--fail-on-violations``, ``--fail-under``)."""
+    pm, console, verbose = common.pm, common.console, common.verbose
+    gold_file, trace_format, output = common.gold_file, common.trace_format, common.output
+    weights, match = common.weights, common.match
+    from toolscore.cli.output import warn_judge_error, warn_unreadable_arguments
+
+    eval_errors = (
+        (FileNotFoundError, "File not found: "),
+        (MissingPluginError, ""),
+        (ValueError, "Invalid data: "),
+    )
+    with handled_errors(
+        verbose,
+        "Unexpected error: ",
+        hint=" (run with -v for the traceback; --no-plugins skips plugins)",
+        expected=eval_errors,
+    ):
+        if verbose:
+            console.print(f"> Loading gold standard from: {gold_file}", markup=False)
+            console.print(f"> Loading trace from: {trace_file}", markup=False)
+            console.print(f"> Format: {trace_format}", markup=False)
+        result: EvaluationResult = _evaluate(
+            pm,
+            gold_file,
+            trace_file,
+            trace_format,
+            no_side_effects,
+            forbidden,
+            dict(weights) or None,
+            judge.setting(),
+            dict(metric_options),
+            match,
+            tools_file,
+        )
+        junit_options = {
+            "fail_on_violations": fail_on_violations,
+            **(
+                {"min_score": fail_under.score}
+                if fail_under and fail_under.score is not None
+                else {}
+            ),
+        }
+        _write_reports(pm, result, output, extra_reports, {"junit": junit_options})
+        if verbose:
+            console.print(f"> JSON report saved to: {output}", markup=False)
+            for name, path in extra_reports.items():
+                console.print(f"> {_label(name)} report saved to: {path}", markup=False)
+        _print_summary(result, console, verbose)
+        warn_unreadable_arguments(trace_file, result.trace_calls)
+        warn_judge_error(result.metrics)
+        if save_baseline is not None:
+            from toolscore.baseline import save_baseline as write_baseline
+
+            write_baseline(result, save_baseline, gold_file)
+            console.print(f"> Baseline: {save_baseline}", markup=False)
+    console.print(f"> JSON report: {output}", markup=False)
+    for name, path in extra_reports.items():
+        console.print(f"> {_label(name)} report: {path}", markup=False)
+    console.print()
+    _gates(result, fail_on_violations, fail_under)
 
 
 @click.command(name="eval")
@@ -135,48 +272,17 @@ def command(
 
     refuse_outputs_onto_inputs(ctx, [("--report", Path(path)) for _, path in reports])
     from toolscore.cli import plugin_manager_for
-    from toolscore.cli.output import (
-        stdout_console,
-        warn_judge_error,
-        warn_unreadable_arguments,
-    )
+    from toolscore.cli.output import stdout_console
 
     check_weights(ctx, weights)
     pm = plugin_manager_for(ctx)
     console = stdout_console()
-    match = None
-    if match_mode is not None or args_policy is not None:
-        match = {"mode": match_mode or "strict", "args": args_policy or "exact"}
+    match = match_from_options(match_mode, args_policy)
+    common = _Common(pm, console, gold_file, trace_format, output, weights, match, verbose)
     if len(trace_files) > 1 or runs_k is not None:
-        from toolscore.cli.runs import evaluate_run_files
-
-        if runs_k is not None and runs_k > len(trace_files):
-            raise click.BadParameter(
-                f"K={runs_k} exceeds the {len(trace_files)} runs", param_hint="--k"
-            )
-        with handled_errors(
-            verbose, "Unexpected error: ", expected=((ValueError, "Invalid data: "),)
-        ):
-            code = evaluate_run_files(
-                pm,
-                gold_file,
-                trace_files,
-                trace_format,
-                k=runs_k,
-                threshold=fail_under.score if fail_under and fail_under.score is not None else 0.9,
-                output=output,
-                weights=dict(weights) or None,
-                match=match,
-                console=console,
-            )
-        sys.exit(code)
+        _several_runs(common, trace_files, runs_k, fail_under)
     trace_file = trace_files[0]
-    extra_reports: dict[str, Path] = {
-        name: path
-        for (name, _), path in zip(_REPORT_OPTIONS, (html, csv, markdown, junit))
-        if path is not None
-    }
-    extra_reports.update((name, Path(path)) for name, path in reports)
+    extra_reports = _extra_reports((html, csv, markdown, junit), reports)
     turns_result = _turn_by_turn(
         pm,
         gold_file,
@@ -195,60 +301,19 @@ def command(
     if turns_result is not None:
         _turn_gates(turns_result, fail_on_violations, fail_under)
         return
-    eval_errors = (
-        (FileNotFoundError, "File not found: "),
-        (MissingPluginError, ""),
-        (ValueError, "Invalid data: "),
+    _evaluate_one(
+        common,
+        trace_file,
+        no_side_effects=no_side_effects,
+        forbidden=forbidden,
+        judge=judge,
+        metric_options=metric_options,
+        tools_file=tools_file,
+        extra_reports=extra_reports,
+        fail_on_violations=fail_on_violations,
+        fail_under=fail_under,
+        save_baseline=save_baseline,
     )
-    with handled_errors(
-        verbose,
-        "Unexpected error: ",
-        hint=" (run with -v for the traceback; --no-plugins skips plugins)",
-        expected=eval_errors,
-    ):
-        if verbose:
-            console.print(f"> Loading gold standard from: {gold_file}", markup=False)
-            console.print(f"> Loading trace from: {trace_file}", markup=False)
-            console.print(f"> Format: {trace_format}", markup=False)
-        result = _evaluate(
-            pm,
-            gold_file,
-            trace_file,
-            trace_format,
-            no_side_effects,
-            forbidden,
-            dict(weights) or None,
-            judge.setting(),
-            dict(metric_options),
-            match,
-            tools_file,
-        )
-        junit_options = {
-            "fail_on_violations": fail_on_violations,
-            **(
-                {"min_score": fail_under.score}
-                if fail_under and fail_under.score is not None
-                else {}
-            ),
-        }
-        _write_reports(pm, result, output, extra_reports, {"junit": junit_options})
-        if verbose:
-            console.print(f"> JSON report saved to: {output}", markup=False)
-            for name, path in extra_reports.items():
-                console.print(f"> {_label(name)} report saved to: {path}", markup=False)
-        _print_summary(result, console, verbose)
-        warn_unreadable_arguments(trace_file, result.trace_calls)
-        warn_judge_error(result.metrics)
-        if save_baseline is not None:
-            from toolscore.baseline import save_baseline as write_baseline
-
-            write_baseline(result, save_baseline, gold_file)
-            console.print(f"> Baseline: {save_baseline}", markup=False)
-    console.print(f"> JSON report: {output}", markup=False)
-    for name, path in extra_reports.items():
-        console.print(f"> {_label(name)} report: {path}", markup=False)
-    console.print()
-    _gates(result, fail_on_violations, fail_under)
 
 
 def _turn_by_turn(

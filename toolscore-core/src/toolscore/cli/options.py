@@ -64,6 +64,14 @@ args_policy_option = click.option(
     help="Argument policy with --match (default exact).",
 )
 
+
+def match_from_options(match_mode: str | None, args_policy: str | None) -> dict[str, str] | None:
+    """The ``match=`` value ``--match``/``--args`` ask for, or ``None`` when neither is given."""
+    if match_mode is None and args_policy is None:
+        return None
+    return {"mode": match_mode or "strict", "args": args_policy or "exact"}
+
+
 #: ``--tools FILE`` of the commands that evaluate: arguments checked against the definitions.
 tools_file_option = click.option(
     "--tools",
@@ -105,8 +113,8 @@ class WeightType(click.ParamType):  # type: ignore[type-arg]  # generic only in 
         key = key.strip()
         if ctx is not None:
             from toolscore.cli import plugin_manager_for
-            from toolscore.evaluation import plugin_metric_names
             from toolscore.result import validate_weights
+            from toolscore.scoring import plugin_metric_names
 
             try:
                 validate_weights({key: number}, plugin_metric_names(plugin_manager_for(ctx)))

@@ -32,7 +32,7 @@ def evaluate_run_files(
     from toolscore.evaluation import evaluate
     from toolscore.fileio import atomic_write_json
     from toolscore.loading import load_gold_standard, load_trace
-    from toolscore.matching.gold import load_match
+    from toolscore.matching._gold import load_match
     from toolscore.runs import summarise
 
     gold = load_gold_standard(gold_file, plugin_manager=pm)

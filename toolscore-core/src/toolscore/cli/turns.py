@@ -64,7 +64,7 @@ def evaluate_turn_files(
     from toolscore.expectations.document import parse_gold_document
     from toolscore.fileio import atomic_write_json
     from toolscore.loading import read_json
-    from toolscore.matching.gold import load_match
+    from toolscore.matching._gold import load_match
     from toolscore.tool_schemas.definitions import schemas_for_files
     from toolscore.turns import evaluate_turns
 

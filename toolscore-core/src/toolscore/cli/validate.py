@@ -80,7 +80,7 @@ def command(ctx: click.Context, trace_file: Path, trace_format: str) -> None:
     from toolscore.cli import plugin_manager_for
     from toolscore.cli.output import stdout_console
     from toolscore.input_checks import argument_problems
-    from toolscore.loading import extract_calls, read_document
+    from toolscore.loading import calls_from_trace_data, read_document
     from toolscore.terminal_text import shown
 
     pm = plugin_manager_for(ctx)
@@ -97,7 +97,7 @@ def command(ctx: click.Context, trace_file: Path, trace_format: str) -> None:
         detected = trace_format
         if trace_format == "auto":
             detected = pm.detect_format(data) or "unknown"
-        calls = extract_calls(
+        calls = calls_from_trace_data(
             data, trace_format, plugin_manager=pm, source=str(trace_file), lines=item_lines
         )
     except Exception as exc:

@@ -118,7 +118,7 @@ def _one_of(value: Any, pm: Any, source: str | None, path: str) -> OneOf:
 
 
 def _call(item: Mapping[str, Any], pm: Any, source: str | None, path: str) -> Step:
-    from toolscore.matching.expected import expected_calls
+    from toolscore.matching._expected import expected_calls
 
     tool = item.get("tool")
     if not isinstance(tool, str) or not tool:

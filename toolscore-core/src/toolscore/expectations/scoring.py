@@ -17,6 +17,7 @@ import attrs
 
 from toolscore.expectations.model import Step
 from toolscore.expectations.parse import is_structured, parse_steps
+from toolscore.scoring import score_calls
 
 if TYPE_CHECKING:
     from toolscore.model import ToolCall
@@ -42,7 +43,6 @@ def choose_gold(
     weights: Mapping[str, float] | None,
 ) -> tuple[list[ToolCall], dict[str, Any]]:
     """The best flat gold for ``trace_calls`` and the ``expectations`` metric value."""
-    from toolscore.evaluation import _run
     from toolscore.expectations.expand import best_expansion
 
     gold = (
@@ -52,7 +52,7 @@ def choose_gold(
     )
 
     def score(calls: Sequence[ToolCall]) -> float:
-        result = _run(pm, calls, trace_calls, weights, strict, None, "evaluate", False, None)
+        result = score_calls(pm, calls, trace_calls, weights=weights, strict=strict)
         return float(result.score)
 
     calls, choices, count = best_expansion(gold.steps, trace_calls, score, gold.path)

@@ -2,7 +2,7 @@
 
 Used by :func:`toolscore.match_trajectory` and ``evaluate(..., match=...)`` to decide whether
 two calls of the same tool are compatible. Values always go through
-:func:`toolscore.value_match.values_match`, so matchers (``Regex``, ``ANY``, the ``$`` JSON forms)
+:func:`toolscore.matching.values.values_match`, so matchers (``Regex``, ``ANY``, the ``$`` JSON forms)
 work inside every policy.
 
 Policies (``args=`` and the values of ``args_overrides``):
@@ -29,7 +29,7 @@ from typing import Any, Final, Literal, TypeAlias
 
 import attrs
 
-from toolscore.value_match import values_match
+from toolscore.matching.values import values_match
 
 __all__ = [
     "ARGS_MODES",

@@ -10,7 +10,7 @@ extra calls and volatile arguments treated the way the task allows. Modes:
 
 Whether two calls pair is decided by the tool's argument policy
 (:mod:`toolscore.matching.policies`). The pairing for the last three modes is a maximum
-bipartite matching (:mod:`toolscore.matching.pairing`), never greedy first-fit.
+bipartite matching (:mod:`toolscore.matching._pairing`), never greedy first-fit.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any, Final, Literal
 
 import attrs
 
-from toolscore.matching.pairing import pair_tool
+from toolscore.matching._pairing import pair_tool
 from toolscore.matching.policies import ArgsRule, rule_from_policy
 from toolscore.model import ToolCall
 
@@ -155,7 +155,7 @@ def match_trajectory(
     :param strict: compare values with exact types (as ``evaluate(strict=True)``).
     :raises ValueError: an unknown mode or policy.
     """
-    from toolscore.matching.expected import expected_calls
+    from toolscore.matching._expected import expected_calls
 
     spec = MatchSpec.build(mode, args, args_overrides)
     gold = expected_calls(expected)

@@ -15,8 +15,8 @@ from toolscore._markers import hookimpl
 from toolscore.specs import MetricSpec
 
 if TYPE_CHECKING:
-    from toolscore.alignment import Alignment
     from toolscore.context import EvaluationContext
+    from toolscore.matching.alignment import Alignment
     from toolscore.model import ToolCall
 
 
@@ -28,7 +28,7 @@ def calculate_argument_f1(
 ) -> dict[str, float]:
     """``{"precision", "recall", "f1"}`` of the arguments of paired calls.
 
-    :param strict: strict value comparison (exact types), as in :mod:`toolscore.value_match`.
+    :param strict: strict value comparison (exact types), as in :mod:`toolscore.matching.values`.
     :param alignment: the evaluation's alignment; computed here when not given.
     """
     if not gold_calls and not trace_calls:
@@ -36,7 +36,7 @@ def calculate_argument_f1(
     if not gold_calls or not trace_calls:
         return {"precision": 0.0, "recall": 0.0, "f1": 0.0}
     if alignment is None:
-        from toolscore.alignment import align
+        from toolscore.matching.alignment import align
 
         alignment = align(gold_calls, trace_calls, strict=strict)
     paired = {e: (a, c) for (e, a), c in zip(alignment.pairs, alignment.correct)}

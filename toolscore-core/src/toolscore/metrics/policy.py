@@ -2,7 +2,7 @@
 
 A rule names a tool and, optionally, argument values (plain values or matchers). A call
 violates a rule when the tool is the same and every listed argument is present and matches
-under :func:`toolscore.value_match.values_match` (lenient). A rule without ``args`` forbids every
+under :func:`toolscore.matching.values.values_match` (lenient). A rule without ``args`` forbids every
 call to that tool. Violations are reported; they never change the score.
 
 Rules as Python::
@@ -64,13 +64,13 @@ def rules_from_json(data: Any, *, registry: Any = None) -> list[dict[str, Any]]:
     """Rules from JSON data, with the ``$`` forms of argument values turned into matchers.
 
     ``{"$regex": pattern}`` finds the pattern anywhere (``re.search``; list values are joined
-    with spaces); the other forms are those of :func:`toolscore.matchers.matcher_from_json`.
+    with spaces); the other forms are those of :func:`toolscore.matching.matchers.matcher_from_json`.
     Any other value is compared as written.
 
     :raises TypeError: ``data`` is not a list.
     :raises ValueError: a malformed rule or operator (``$regex needs a pattern string, got 5``).
     """
-    from toolscore.matchers import matcher_from_json
+    from toolscore.matching.matchers import matcher_from_json
 
     validate_rules(data)
     rules: list[dict[str, Any]] = []
@@ -102,7 +102,7 @@ def load_forbidden_rules(path: str | Path, *, registry: Any = None) -> list[dict
             source=name,
             path="$",
         )
-    from toolscore.matchers import matcher_from_json
+    from toolscore.matching.matchers import matcher_from_json
 
     rules: list[dict[str, Any]] = []
     for position, rule in enumerate(data):
@@ -132,7 +132,7 @@ def call_matches_rule(
     """Whether one call (tool name and arguments) matches one rule."""
     if call_tool != rule["tool"]:
         return False
-    from toolscore.value_match import values_match
+    from toolscore.matching.values import values_match
 
     got = call_args or {}
     for key, want in (rule.get("args") or {}).items():

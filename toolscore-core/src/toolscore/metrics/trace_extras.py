@@ -16,8 +16,8 @@ from toolscore.context import NOT_APPLICABLE
 from toolscore.specs import MetricSpec
 
 if TYPE_CHECKING:
-    from toolscore.alignment import Alignment
     from toolscore.context import EvaluationContext
+    from toolscore.matching.alignment import Alignment
     from toolscore.model import ToolCall
 
 
@@ -68,7 +68,7 @@ def calculate_side_effect_success_rate(
     """
     validators = validators or {}
     if alignment is None:
-        from toolscore.alignment import align
+        from toolscore.matching.alignment import align
 
         alignment = align(gold_calls, trace_calls)
     total = passed_count = 0

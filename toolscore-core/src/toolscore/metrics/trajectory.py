@@ -45,25 +45,49 @@ def calculate_trajectory_accuracy(
             "trajectory_details": [],
         }
     if not trace_calls:
-        return {
-            "trajectory_accuracy": 0.0,
-            "step_match_rate": 0.0,
-            "path_efficiency": 0.0,
-            "correct_steps": 0,
-            "total_expected_steps": len(gold_calls),
-            "trajectory_details": [
-                {
-                    "step": n,
-                    "expected_tool": gold.tool,
-                    "actual_tool": None,
-                    "matches": False,
-                    "expected_args": gold.args or {},
-                    "actual_args": {},
-                    "error": "Agent did not execute this step",
-                }
-                for n, gold in enumerate(gold_calls, 1)
-            ],
-        }
+        return _nothing_done(gold_calls)
+    details, correct = _step_details(gold_calls, trace_calls)
+    n_gold, n_trace = len(gold_calls), len(trace_calls)
+    step_match_rate = correct / n_gold
+    path_efficiency = n_gold / n_trace if n_trace > n_gold else 1.0
+    return {
+        "trajectory_accuracy": step_match_rate * path_efficiency,
+        "step_match_rate": step_match_rate,
+        "path_efficiency": path_efficiency,
+        "correct_steps": correct,
+        "total_expected_steps": n_gold,
+        "trajectory_details": details,
+    }
+
+
+def _nothing_done(gold_calls: Sequence[ToolCall]) -> dict[str, Any]:
+    """The value when the agent made no call: every expected step missing."""
+    return {
+        "trajectory_accuracy": 0.0,
+        "step_match_rate": 0.0,
+        "path_efficiency": 0.0,
+        "correct_steps": 0,
+        "total_expected_steps": len(gold_calls),
+        "trajectory_details": [
+            {
+                "step": n,
+                "expected_tool": gold.tool,
+                "actual_tool": None,
+                "matches": False,
+                "expected_args": gold.args or {},
+                "actual_args": {},
+                "error": "Agent did not execute this step",
+            }
+            for n, gold in enumerate(gold_calls, 1)
+        ],
+    }
+
+
+def _step_details(
+    gold_calls: Sequence[ToolCall], trace_calls: Sequence[ToolCall]
+) -> tuple[list[dict[str, Any]], int]:
+    """One record per step (position by position, then the steps only one side has) and
+    the number of steps that match."""
     details: list[dict[str, Any]] = []
     correct = 0
     for n, (gold, trace) in enumerate(zip(gold_calls, trace_calls), 1):
@@ -104,16 +128,7 @@ def calculate_trajectory_accuracy(
                 "error": "Unnecessary step - not in expected path",
             }
         )
-    step_match_rate = correct / n_gold
-    path_efficiency = n_gold / n_trace if n_trace > n_gold else 1.0
-    return {
-        "trajectory_accuracy": step_match_rate * path_efficiency,
-        "step_match_rate": step_match_rate,
-        "path_efficiency": path_efficiency,
-        "correct_steps": correct,
-        "total_expected_steps": n_gold,
-        "trajectory_details": details,
-    }
+    return details, correct
 
 
 def _normalize_tool_name(name: str) -> str:

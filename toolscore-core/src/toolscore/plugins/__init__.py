@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 
 from toolscore.plugins.loading import ENTRY_POINT_GROUP, allow_list_from_env, env_flag
 from toolscore.plugins.manager import ToolscorePluginManager
@@ -109,16 +110,21 @@ def _trace_hooks(pm: ToolscorePluginManager) -> None:
 
 
 _DEFAULT: ToolscorePluginManager | None = None
-#: The manager of the command running now (``use_plugin_manager``), over ``_DEFAULT``.
-_ACTIVE: ToolscorePluginManager | None = None
+#: The manager of the command running now (``use_plugin_manager``), over ``_DEFAULT``. A
+#: context variable, so two commands run in one process (threads that copy their context,
+#: asyncio tasks) each see their own; a new thread that copies nothing sees none.
+_ACTIVE: ContextVar[ToolscorePluginManager | None] = ContextVar(
+    "toolscore_active_plugin_manager", default=None
+)
 
 
 def get_plugin_manager() -> ToolscorePluginManager:
     """The manager ``evaluate()`` and friends use when given none: the running command's
     (see :func:`use_plugin_manager`), else the process-wide one, built on first use."""
     global _DEFAULT
-    if _ACTIVE is not None:
-        return _ACTIVE
+    active = _ACTIVE.get()
+    if active is not None:
+        return active
     if _DEFAULT is None:
         _DEFAULT = create_plugin_manager()
     return _DEFAULT
@@ -132,7 +138,8 @@ def manager_or_default(pm: ToolscorePluginManager | None) -> ToolscorePluginMana
 
 def current_plugin_manager() -> ToolscorePluginManager | None:
     """The manager :func:`get_plugin_manager` would return, without building one."""
-    return _ACTIVE if _ACTIVE is not None else _DEFAULT
+    active = _ACTIVE.get()
+    return active if active is not None else _DEFAULT
 
 
 @contextmanager
@@ -143,13 +150,13 @@ def use_plugin_manager(pm: ToolscorePluginManager) -> Iterator[ToolscorePluginMa
     reach every helper of that command and end with it (a ``CliRunner`` call leaves the
     process as it found it).
     """
-    global _ACTIVE
-    previous = _ACTIVE
-    _ACTIVE = pm
+    previous = _ACTIVE.get()
+    _ACTIVE.set(pm)
     try:
         yield pm
     finally:
-        _ACTIVE = previous
+        # set, not reset(token): click may close the block from another context copy
+        _ACTIVE.set(previous)
 
 
 def reset_plugin_manager(pm: ToolscorePluginManager | None = None) -> None:

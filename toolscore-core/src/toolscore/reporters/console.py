@@ -256,11 +256,18 @@ def _extra_tables(result: EvaluationResult) -> Iterator[Any]:
 
     The built-in metrics have tables of their own; plugin metrics share one generic table.
     """
-    from rich.text import Text
-
     plugin_table = _plugin_metrics_table(result)
     if plugin_table is not None:
         yield plugin_table
+    yield from _coverage_tables(result)
+    yield from _schema_tables(result)
+    yield from _judge_tables(result)
+    yield from _side_effect_tables(result)
+    yield from _latency_tables(result)
+
+
+def _coverage_tables(result: EvaluationResult) -> Iterator[Any]:
+    from rich.text import Text
 
     tc = metric(result, "tool_correctness_metrics", default={})
     missing = list(tc.get("missing_tools") or []) if isinstance(tc, Mapping) else []
@@ -278,6 +285,10 @@ def _extra_tables(result: EvaluationResult) -> Iterator[Any]:
                 "Extra", Text(shown(", ".join(map(str, extra)), one_line=True), style="yellow")
             )
         yield table
+
+
+def _schema_tables(result: EvaluationResult) -> Iterator[Any]:
+    from rich.text import Text
 
     schema = metric(result, "schema_metrics", default=None)
     if isinstance(schema, Mapping) and schema:
@@ -316,6 +327,10 @@ def _extra_tables(result: EvaluationResult) -> Iterator[Any]:
                 "[bold red]Schema Validation Errors:[/bold red]\n" + "\n".join(lines)
             )
 
+
+def _judge_tables(result: EvaluationResult) -> Iterator[Any]:
+    from rich.text import Text
+
     semantic = metric(result, "semantic_metrics", default=None)
     if isinstance(semantic, Mapping) and semantic:
         table = _table("LLM-as-a-Judge Evaluation")
@@ -339,6 +354,10 @@ def _extra_tables(result: EvaluationResult) -> Iterator[Any]:
             table.add_row("Evaluated Calls", str(evaluated), "")
         yield table
 
+
+def _side_effect_tables(result: EvaluationResult) -> Iterator[Any]:
+    from rich.text import Text
+
     side = metric(result, "side_effect_metrics", default=None)
     if isinstance(side, Mapping) and side:
         table = _table("Side-Effect Validation")
@@ -352,6 +371,9 @@ def _extra_tables(result: EvaluationResult) -> Iterator[Any]:
         if total - passed > 0:
             table.add_row("Failed", Text(str(total - passed), style="bold red"))
         yield table
+
+
+def _latency_tables(result: EvaluationResult) -> Iterator[Any]:
 
     latency = metric(result, "latency_metrics", default=None)
     if isinstance(latency, Mapping) and latency:

@@ -69,7 +69,7 @@ def _to_matcher(node: dict[str, Any]) -> Any:
     Built-in forms need no plugin manager; only an unknown ``$`` key asks the installed
     plugins (a plugin may register ``$startswith``).
     """
-    from toolscore.matchers import Matcher, builtin_json_forms, matcher_from_json
+    from toolscore.matching.matchers import Matcher, builtin_json_forms, matcher_from_json
 
     if next(iter(node)) in builtin_json_forms():
         value = matcher_from_json(node)
@@ -120,7 +120,7 @@ def escape_literals(value: Any) -> Any:
 def keep_matchers(old: Any, new: Any) -> Any:
     """Re-recorded value: ``new``, except where ``old`` is a matcher that still matches."""
     if _is_matcher_form(old) and _LITERAL_KEY not in old:
-        from toolscore.value_match import values_match
+        from toolscore.matching.values import values_match
 
         try:
             matcher = _to_matcher(old)
@@ -270,7 +270,7 @@ def validate_snapshot_data(data: Any, expected_name: str | None) -> None:
 
 def json_default(value: Any) -> Any:
     """``json.dumps(default=...)`` for stored calls: a matcher in its JSON form, else an error."""
-    from toolscore.matchers import Matcher, matcher_to_json
+    from toolscore.matching.matchers import Matcher, matcher_to_json
 
     if isinstance(value, Matcher):
         return matcher_to_json(value)

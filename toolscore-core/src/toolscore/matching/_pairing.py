@@ -5,7 +5,7 @@ without comparing every expected call with every actual call in the common case:
 
 1. calls with identical arguments are grouped (one node with a multiplicity);
 2. actual groups are indexed by ``(key, match key of the value)``
-   (:func:`toolscore.value_match.match_key`), so an expected call with at least one plain value
+   (:func:`toolscore.matching.values.match_key`), so an expected call with at least one plain value
    only looks at the actual groups that got that value right (or whose value has no key);
    under ``subset`` the index is built on the expected side instead;
 3. each candidate is confirmed with the real comparison (:meth:`ArgsRule.accepts`).
@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from toolscore.matching.bipartite import max_group_matching
+from toolscore.matching._flow import max_group_matching
 from toolscore.matching.policies import ArgsRule, get_path, is_missing
-from toolscore.value_match import NO_KEY, key_function
+from toolscore.matching.values import NO_KEY, key_function
 
 if TYPE_CHECKING:
     from toolscore.model import ToolCall

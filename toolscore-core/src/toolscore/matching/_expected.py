@@ -33,7 +33,7 @@ def has_json_form(value: Any) -> bool:
 
 def convert_json_forms(args: Mapping[str, Any], plugin_manager: Any = None) -> dict[str, Any]:
     """``args`` with every ``$`` form turned into its matcher (``$literal`` unwrapped)."""
-    from toolscore.matchers import matcher_from_json
+    from toolscore.matching.matchers import matcher_from_json
 
     registry = plugin_manager
     if registry is None:

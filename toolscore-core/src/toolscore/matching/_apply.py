@@ -28,7 +28,7 @@ from typing import Any
 
 import attrs
 
-from toolscore.alignment import align
+from toolscore.matching.alignment import align
 from toolscore.matching.policies import ArgsRule, get_path, is_missing
 from toolscore.matching.trajectory import MatchSpec, TrajectoryMatch, match_calls, pair_calls
 from toolscore.model import ToolCall
