@@ -14,6 +14,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 from toolscore.errors import InputError
+from toolscore_mcp.cli.scenario import scenarios_group
+from toolscore_mcp.client.recorder import MCPRecorder
 from toolscore_mcp.model import (
     MCPToolDef,
     MCPToolResult,
@@ -21,9 +23,7 @@ from toolscore_mcp.model import (
     ScenarioResult,
     SetupCall,
 )
-from toolscore_mcp.recorder import MCPRecorder
-from toolscore_mcp.scenario_cli import scenarios_group
-from toolscore_mcp.scenario_file import (
+from toolscore_mcp.scenarios.file import (
     NOT_GIVEN,
     ResultExpectation,
     ScenarioFile,

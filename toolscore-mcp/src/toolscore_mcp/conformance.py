@@ -71,7 +71,7 @@ class ConformanceContext:
     results: tuple[ScenarioResult, ...] = ()
     #: An open connection (``request(method, params, timeout)``) for session checks.
     connection: Any = None
-    #: The :class:`toolscore_mcp.client.ServerTarget` (URL and headers for HTTP checks).
+    #: The :class:`toolscore_mcp.client.session.ServerTarget` (URL and headers for HTTP checks).
     target: Any = None
     timeout: float = 30.0
 
@@ -184,7 +184,7 @@ def definition_conformance(
     tools: Sequence[MCPToolDef], details: ServerDetails, pm: Any = None
 ) -> list[ConformanceOutcome]:
     """The checks that need only the tool definitions (``mcp lint``), run synchronously."""
-    from toolscore_mcp.aio import run
+    from toolscore_mcp.client.aio import run
 
     specs = [s for s in collect_conformance_checks(pm) if s.needs == "definitions"]
     context = ConformanceContext(details=details, tools=tuple(tools))

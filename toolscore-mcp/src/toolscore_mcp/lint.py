@@ -79,7 +79,11 @@ def ensure_mcp_hooks(pm: Any) -> None:
         pm.add_hookspecs(hookspecs)
     from toolscore_mcp.conformance import BUILTIN_CHECK_MODULES
 
-    modules = (*BUILTIN_RULE_MODULES, *BUILTIN_CHECK_MODULES, "toolscore_mcp.builtin_providers")
+    modules = (
+        *BUILTIN_RULE_MODULES,
+        *BUILTIN_CHECK_MODULES,
+        "toolscore_mcp.values.builtin_providers",
+    )
     for module_name in modules:
         if not pm.has_plugin(module_name):
             pm.register(importlib.import_module(module_name), name=module_name)

@@ -36,8 +36,8 @@ def toolscore_describe_provided(plugin_manager: Any) -> dict[str, dict[str, list
     """List lint rules and value providers under the plugins that register them
     (``toolscore plugins list``), toolscore-mcp's own under ``toolscore_mcp``."""
     from toolscore_mcp.lint import ensure_mcp_hooks, lint_rules_by_plugin
-    from toolscore_mcp.providers import ValueProviderSpec
     from toolscore_mcp.registry import gather_specs
+    from toolscore_mcp.values.providers import ValueProviderSpec
 
     described: dict[str, dict[str, list[str]]] = {}
     for plugin, rules in lint_rules_by_plugin(plugin_manager).items():
@@ -55,7 +55,7 @@ def toolscore_describe_provided(plugin_manager: Any) -> dict[str, dict[str, list
 @hookimpl
 def toolscore_register_commands(cli: click.Group) -> None:
     """Add ``toolscore mcp list|lint|test|record`` and ``toolscore demo``."""
-    from toolscore_mcp.cli import demo_command, mcp_group
+    from toolscore_mcp.cli.commands import demo_command, mcp_group
 
     cli.add_command(mcp_group)
     cli.add_command(demo_command)
