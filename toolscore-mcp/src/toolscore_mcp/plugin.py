@@ -55,7 +55,8 @@ def toolscore_describe_provided(plugin_manager: Any) -> dict[str, dict[str, list
 @hookimpl
 def toolscore_register_commands(cli: click.Group) -> None:
     """Add ``toolscore mcp list|lint|test|record`` and ``toolscore demo``."""
-    from toolscore_mcp.cli.commands import demo_command, mcp_group
+    from toolscore_mcp.cli.demo import demo_command
+    from toolscore_mcp.cli.group import mcp_group
 
     cli.add_command(mcp_group)
     cli.add_command(demo_command)

@@ -3,27 +3,22 @@
 ``check`` validates a scenario file the way ``mcp test --scenarios`` reads it, for a
 pre-commit hook or CI step; ``from-record`` turns a session recorded with ``toolscore mcp
 record`` into a starter file. :data:`scenarios_group` is attached to the ``mcp`` group by
-:mod:`toolscore_mcp.cli.commands`. As there, every handled failure is one line, ``ERROR <message>``,
+:mod:`toolscore_mcp.cli.group`. As there, every handled failure is one line, ``ERROR <message>``,
 exit code 2 for bad input and 1 otherwise; only click is imported at module level.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NoReturn
 
 import click
+
+from toolscore_mcp.cli.options import abort
 
 __all__ = ["scenarios_group"]
 
 _USAGE = 2
 _ERROR = 1
-
-
-def _fail(message: str, code: int = _ERROR) -> NoReturn:
-    from toolscore.cli.output import ExitCode, fail
-
-    fail(message, ExitCode(code))
 
 
 def _plural(count: int, word: str) -> str:
@@ -46,7 +41,7 @@ def check_command(file: Path) -> None:
     try:
         loaded = load_scenario_file(file)
     except InputError as exc:
-        _fail(str(exc), _USAGE)
+        abort(str(exc), _USAGE)
     click.echo(f"{file}: OK, {_plural(len(loaded.tools), 'tool')}")
 
 
@@ -67,15 +62,15 @@ def from_record_command(session: Path, output: Path, force: bool) -> None:
     from toolscore_mcp.scenarios.file import scenarios_from_recording, write_scenario_file
 
     if output.exists() and not force:
-        _fail(f"{output} exists; pass --force to overwrite it.", _USAGE)
+        abort(f"{output} exists; pass --force to overwrite it.", _USAGE)
     try:
         document = scenarios_from_recording(session)
     except InputError as exc:
-        _fail(str(exc), _USAGE)
+        abort(str(exc), _USAGE)
     try:
         write_scenario_file(document, output)
     except OSError as exc:
-        _fail(f"Cannot write {output}: {exc.strerror or exc}")
+        abort(f"Cannot write {output}: {exc.strerror or exc}")
     tools = document["tools"]
     calls = sum(len(entry["arguments"]) for entry in tools.values())
     click.echo(

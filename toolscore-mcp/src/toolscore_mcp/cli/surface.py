@@ -14,9 +14,9 @@ from typing import Any
 
 import click
 
-from toolscore_mcp.cli.commands import _fail, _resolve_target, _server_options
+from toolscore_mcp.cli.options import abort, resolve_target, server_options
 
-__all__ = ["diff_command", "live_surface", "lock_command"]
+__all__ = ["diff_command", "live_surface", "lock_command", "read_lock_or_fail", "render_diff"]
 
 DEFAULT_LOCK = Path("mcp.lock.json")
 
@@ -33,16 +33,16 @@ def live_surface(server: dict[str, Any], timeout: float) -> tuple[Any, list[Any]
         try:
             return load_tools_file(command[0])
         except InputError as exc:
-            _fail(str(exc), 2)
-    target = _resolve_target(**server)
+            abort(str(exc), 2)
+    target = resolve_target(**server)
     try:
         return run_sync(lambda: query_server(target, timeout))
     except MCPError as exc:
-        _fail(f"Failed to query MCP server: {exc}")
+        abort(f"Failed to query MCP server: {exc}")
 
 
 @click.command("lock")
-@_server_options()
+@server_options()
 @click.option(
     "-o",
     "--output",
@@ -63,7 +63,7 @@ def lock_command(output: Path, timeout: float, **server: Any) -> None:
     try:
         write_lock(output, build_lock(details, tools))
     except OSError as exc:
-        _fail(f"Cannot write {output}: {exc.strerror or exc}")
+        abort(f"Cannot write {output}: {exc.strerror or exc}")
     click.echo(f"Locked {len(tools)} tool(s) in {output}.")
 
 
@@ -72,7 +72,7 @@ def _surface_of(path_or_server: dict[str, Any], timeout: float) -> dict[str, dic
 
     command = path_or_server["command"]
     if len(command) == 1 and Path(command[0]).is_file() and _is_lock(Path(command[0])):
-        return _read(command[0])
+        return read_lock_or_fail(command[0])
     _, tools = live_surface(path_or_server, timeout)
     return {tool.name: normalized(tool) for tool in tools}
 
@@ -85,7 +85,8 @@ def _is_lock(path: Path) -> bool:
     return isinstance(document, dict) and isinstance(document.get("tools"), dict)
 
 
-def _read(path: str) -> dict[str, dict[str, Any]]:
+def read_lock_or_fail(path: str) -> dict[str, dict[str, Any]]:
+    """The tools of the lock file at ``path``; an unreadable lock ends the command (exit 2)."""
     from toolscore.errors import InputError
 
     from toolscore_mcp.surface.lock import read_lock
@@ -93,12 +94,12 @@ def _read(path: str) -> dict[str, dict[str, Any]]:
     try:
         return read_lock(path)
     except InputError as exc:
-        _fail(str(exc), 2)
+        abort(str(exc), 2)
 
 
 def render_diff(changes: Any, fmt: str, artifact: str) -> str:
     """The diff in one of the formats ``mcp diff --format`` and ``mcp test --lock`` use."""
-    from toolscore_mcp.client.session import _version
+    from toolscore_mcp.client.session import toolscore_version
     from toolscore_mcp.reports.diff_report import (
         diff_to_json,
         diff_to_markdown,
@@ -109,7 +110,7 @@ def render_diff(changes: Any, fmt: str, artifact: str) -> str:
     if fmt == "json":
         return json.dumps(diff_to_json(changes), indent=2, ensure_ascii=False) + "\n"
     if fmt == "sarif":
-        log = diff_to_sarif(changes, artifact=artifact, version=_version())
+        log = diff_to_sarif(changes, artifact=artifact, version=toolscore_version())
         return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
     if fmt == "md":
         return diff_to_markdown(changes)
@@ -118,7 +119,7 @@ def render_diff(changes: Any, fmt: str, artifact: str) -> str:
 
 @click.command("diff")
 @click.argument("old", type=click.Path(dir_okay=False, exists=True, path_type=Path))
-@_server_options()
+@server_options()
 @click.option(
     "--format",
     "fmt",
@@ -142,7 +143,7 @@ def diff_command(
     """
     from toolscore_mcp.surface.diff import diff_surfaces
 
-    changes = diff_surfaces(_read(str(old)), _surface_of(server, timeout))
+    changes = diff_surfaces(read_lock_or_fail(str(old)), _surface_of(server, timeout))
     text = render_diff(changes, fmt, str(old))
     if output is not None:
         from toolscore.fileio import atomic_write_text
@@ -150,7 +151,7 @@ def diff_command(
         try:
             atomic_write_text(output, text)
         except OSError as exc:
-            _fail(f"Cannot write {output}: {exc.strerror or exc}")
+            abort(f"Cannot write {output}: {exc.strerror or exc}")
         click.echo(f"Wrote {len(changes)} change(s) to {output}.", err=True)
     else:
         click.echo(text, nl=False)

@@ -31,7 +31,7 @@ from toolscore_mcp.client.session import (
     DEFAULT_STARTUP_TIMEOUT,
     ConnectionBase,
     ServerTarget,
-    _version,
+    toolscore_version,
 )
 from toolscore_mcp.model import ServerDetails
 
@@ -120,7 +120,7 @@ class LiteConnection(ConnectionBase):
         params = {
             "protocolVersion": PROTOCOL_VERSION,
             "capabilities": capabilities,
-            "clientInfo": {"name": "toolscore", "version": _version()},
+            "clientInfo": {"name": "toolscore", "version": toolscore_version()},
         }
 
         async def initialize() -> dict[str, Any]:

@@ -46,7 +46,7 @@ from toolscore_mcp.model import MCPToolDef, MCPToolResult, ServerDetails
 if TYPE_CHECKING:
     from anyio.abc import TaskStatus
 
-__all__ = ["MCPConnection", "ServerTarget", "quiet_sdk_logging"]
+__all__ = ["MCPConnection", "ServerTarget", "quiet_sdk_logging", "toolscore_version"]
 
 _MAX_PAGES = 100
 _CONNECTION_CLOSED = sdk_compat.CONNECTION_CLOSED
@@ -451,7 +451,7 @@ class MCPConnection(ConnectionBase):
                 # clients that support roots, so the capability is declared even with none.
                 roots=self.target.root_entries(),
                 client_name="toolscore",
-                client_version=_version(),
+                client_version=toolscore_version(),
             )
         )
         try:
@@ -662,7 +662,7 @@ def _json_type(value: Any) -> str:
     return "an array" if isinstance(value, list) else type(value).__name__
 
 
-def _version() -> str:
+def toolscore_version() -> str:
     """This distribution's version, for clientInfo: the first-party distributions share one
     version (lockstep), kept as a constant because a metadata lookup costs ~10-30 ms."""
     import toolscore
