@@ -36,7 +36,7 @@ def check_command(file: Path) -> None:
     """Validate a scenario file (YAML or JSON) for `mcp test --scenarios`."""
     from toolscore.errors import InputError
 
-    from toolscore_mcp.scenarios.file import load_scenario_file
+    from toolscore_mcp.scenarios.file_reader import load_scenario_file
 
     try:
         loaded = load_scenario_file(file)
@@ -59,7 +59,8 @@ def from_record_command(session: Path, output: Path, force: bool) -> None:
     """Turn a `toolscore mcp record` session into a scenario file."""
     from toolscore.errors import InputError
 
-    from toolscore_mcp.scenarios.file import scenarios_from_recording, write_scenario_file
+    from toolscore_mcp.scenarios.file_writer import write_scenario_file
+    from toolscore_mcp.scenarios.recording import scenarios_from_recording
 
     if output.exists() and not force:
         abort(f"{output} exists; pass --force to overwrite it.", _USAGE)

@@ -221,7 +221,8 @@ def _with_lock_changes(card: Any, locked: dict[str, dict[str, Any]]) -> Any:
 
 
 def _save_scenarios(card: Any, path: Path) -> None:
-    from toolscore_mcp.scenarios.file import starter_from_run, write_scenario_file
+    from toolscore_mcp.scenarios.file_writer import write_scenario_file
+    from toolscore_mcp.scenarios.starter import starter_from_run
 
     document = starter_from_run(card.tools, card.results, placeholders=dict(card.sandbox))
     try:

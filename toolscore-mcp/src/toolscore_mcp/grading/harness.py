@@ -255,7 +255,7 @@ async def grade_server(
         notes += problems
         planned: dict[str, list[Scenario]] = {}
         if plan_file is not None:
-            from toolscore_mcp.scenarios.file import plans_for
+            from toolscore_mcp.scenarios.file_plans import plans_for
 
             file_scenarios, file_notes = plans_for(plan_file, tools)
             notes += file_notes
@@ -366,7 +366,7 @@ async def _conformance(
 def _load_plan(options: TestOptions) -> Any:
     if not options.scenarios:
         return None
-    from toolscore_mcp.scenarios.file import load_scenario_file
+    from toolscore_mcp.scenarios.file_reader import load_scenario_file
 
     return load_scenario_file(options.scenarios)
 
@@ -375,7 +375,7 @@ def _load_recorded(options: TestOptions) -> dict[str, list[dict[str, Any]]]:
     """Tool -> argument sets that succeeded in an ``mcp record`` session."""
     if not options.recorded:
         return {}
-    from toolscore_mcp.scenarios.file import scenarios_from_recording
+    from toolscore_mcp.scenarios.recording import scenarios_from_recording
 
     document = scenarios_from_recording(options.recorded)
     out: dict[str, list[dict[str, Any]]] = {}
