@@ -22,8 +22,10 @@ from typing import Any, Literal
 import attrs
 
 from toolscore_mcp.model import MCPToolDef, ScenarioResult, ServerDetails
+from toolscore_mcp.registry import BUILTIN_CHECK_MODULES, ensure_mcp_hooks, gather_specs
 
 __all__ = [
+    "BUILTIN_CHECK_MODULES",
     "ConformanceCheckSpec",
     "ConformanceContext",
     "ConformanceFinding",
@@ -37,13 +39,6 @@ __all__ = [
 #: an open session over streamable HTTP.
 Needs = Literal["definitions", "results", "session", "http"]
 Status = Literal["pass", "fail", "not-applicable", "not-run"]
-
-BUILTIN_CHECK_MODULES: tuple[str, ...] = (
-    "toolscore_mcp.checks.definitions",
-    "toolscore_mcp.checks.results",
-    "toolscore_mcp.checks.session",
-    "toolscore_mcp.checks.http",
-)
 
 
 class NotApplicable(Exception):
@@ -115,8 +110,6 @@ def protocol_at_least(negotiated: str, since: str) -> bool:
 def collect_conformance_checks(pm: Any = None) -> list[ConformanceCheckSpec]:
     """Every registered check, by ``order`` then name; a broken plugin is skipped with a
     warning on stderr (as for lint rules)."""
-    from toolscore_mcp.lint import ensure_mcp_hooks
-    from toolscore_mcp.registry import gather_specs
 
     if pm is None:
         from toolscore.plugins import get_plugin_manager

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from toolscore_mcp.grading.tokens import estimate_tokens, tool_definition_tokens
+from toolscore_mcp.grading.tokens import context_tokens, tool_definition_tokens
 from toolscore_mcp.model import MCPToolDef
 
 __all__ = [
@@ -163,7 +163,7 @@ def measure(
     )
     return BudgetReport(
         per_tool=tuple(per_tool),
-        instructions_tokens=estimate_tokens(instructions or ""),
+        instructions_tokens=context_tokens(instructions or ""),
         duplicates=tuple(near_duplicates(tools)),
         budget=budget or Budget(),
     )

@@ -185,11 +185,17 @@ def _needs_tasks(tool: MCPToolDef) -> bool:
 
 
 def _extra_scenarios(tools: Sequence[MCPToolDef], pm: Any) -> list[Scenario]:
+    """The scenarios plugins add per tool (``toolscore_mcp_extra_scenarios``).
+
+    Each implementation is called on its own through the manager's ``call_each``: a plugin
+    that raises is recorded by the manager (named on stderr, skipped in this hook for the
+    rest of the run) and the other plugins' scenarios still run.
+    """
     if pm is None or not hasattr(pm.hook, "toolscore_mcp_extra_scenarios"):
         return []
     extra: list[Scenario] = []
     for tool in tools:
-        for produced in pm.hook.toolscore_mcp_extra_scenarios(tool=tool):
+        for _plugin, produced in pm.call_each("toolscore_mcp_extra_scenarios", tool=tool):
             extra.extend(s for s in produced or () if isinstance(s, Scenario))
     return extra
 
@@ -211,7 +217,8 @@ async def grade_server(
 ) -> MCPScorecard:
     """The full scorecard for one server; raises :class:`MCPError` only if it cannot start
     or list its tools."""
-    from toolscore_mcp.lint import ensure_mcp_hooks, lint_tools
+    from toolscore_mcp.lint import lint_tools
+    from toolscore_mcp.registry import ensure_mcp_hooks
 
     options = options or TestOptions()
     if pm is None:

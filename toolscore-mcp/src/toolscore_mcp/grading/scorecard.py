@@ -15,7 +15,7 @@ import attrs
 from toolscore_mcp.checks.provider_compat import ToolCompat, compatibility
 from toolscore_mcp.conformance import ConformanceOutcome
 from toolscore_mcp.grading.budget import Budget, BudgetReport, measure
-from toolscore_mcp.grading.tokens import estimate_tokens, tool_definition_tokens
+from toolscore_mcp.grading.tokens import context_tokens, tool_definition_tokens
 from toolscore_mcp.grading.verdicts import schema_hint_fix
 from toolscore_mcp.model import (
     FixSuggestion,
@@ -235,7 +235,7 @@ class MCPScorecard:
 
     @property
     def instructions_tokens(self) -> int:
-        return estimate_tokens(self.instructions or "")
+        return context_tokens(self.instructions or "")
 
     @property
     def context_tokens(self) -> int:

@@ -11,13 +11,14 @@ import json
 
 from toolscore_mcp.model import MCPToolDef
 
-__all__ = ["estimate_tokens", "tool_definition_tokens"]
+__all__ = ["context_tokens", "tool_definition_tokens"]
 
 _CHARS_PER_TOKEN = 4
 
 
-def estimate_tokens(text: str) -> int:
-    """0 for empty text, else ``max(1, round(len(text) / 4))``."""
+def context_tokens(text: str) -> int:
+    """Tokens ``text`` costs in a model's context: 0 for empty text, else
+    ``max(1, round(len(text) / 4))`` (core's ``estimate_tokens`` rounds down instead)."""
     if not text:
         return 0
     return max(1, round(len(text) / _CHARS_PER_TOKEN))
@@ -34,4 +35,4 @@ def tool_definition_tokens(tool: MCPToolDef) -> int:
         ensure_ascii=False,
         sort_keys=True,
     )
-    return estimate_tokens(payload)
+    return context_tokens(payload)

@@ -14,8 +14,8 @@ from typing import Any
 from toolscore_mcp.model import MCPToolDef, Scenario
 from toolscore_mcp.values.generate import (
     ValueContext,
-    _generate,
     effective_schema,
+    generate_nested,
     primary_schema_type,
     schema_types,
 )
@@ -55,7 +55,9 @@ def happy_arguments(
     ctx = context or ValueContext(root=schema)
     properties: Mapping[str, Any] = schema.get("properties") or {}
     return {
-        name: _generate(name, prop if isinstance(prop, Mapping) else {}, "normal", rng, ctx, 0)
+        name: generate_nested(
+            name, prop if isinstance(prop, Mapping) else {}, "normal", rng, ctx, 0
+        )
         for name, prop in properties.items()
     }
 

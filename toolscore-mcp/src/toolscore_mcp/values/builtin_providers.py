@@ -153,10 +153,10 @@ def harvested_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[Ca
 
 def generated_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[Candidate]:
     """The schema-driven generator's value: valid by the schema, meaning unknown."""
-    from toolscore_mcp.values.generate import ValueContext, _generate
+    from toolscore_mcp.values.generate import ValueContext, generate_nested
 
     rng = random.Random(f"{param.tool.name}.{param.name}")
-    value: Any = _generate(param.name, param.schema, "normal", rng, ValueContext(), 0)
+    value: Any = generate_nested(param.name, param.schema, "normal", rng, ValueContext(), 0)
     plain = param.json_type in ("integer", "number", "boolean")
     yield Candidate(value, "plain" if plain else "generated")
 

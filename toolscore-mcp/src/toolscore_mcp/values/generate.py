@@ -55,6 +55,7 @@ __all__ = [
     "SCHEMA_FORMAT_VALUES",
     "ValueContext",
     "effective_schema",
+    "generate_nested",
     "generate_value_from_schema",
     "primary_schema_type",
     "schema_types",
@@ -176,10 +177,10 @@ def generate_value_from_schema(
     Pass ``random.Random(seed)`` for reproducible values.
     """
     ctx = context or ValueContext(root=schema)
-    return _generate(name, schema, variation, rng or random.Random(), ctx, 0)
+    return generate_nested(name, schema, variation, rng or random.Random(), ctx, 0)
 
 
-def _generate(
+def generate_nested(
     name: str,
     raw_schema: Any,
     variation: str,
@@ -188,7 +189,9 @@ def _generate(
     depth: int,
     budget: GenerationBudget | None = None,
 ) -> Any:
-    """One value; ``budget`` is shared by the levels of one value (a new one at the top)."""
+    """One value at nesting ``depth``: for callers that already hold a context and a seeded
+    ``rng`` (scenarios, the built-in providers). ``budget`` is shared by the levels of one
+    value (a new one at the top)."""
     if budget is None:
         budget = GenerationBudget()
     if depth > _MAX_DEPTH or not budget.take():
@@ -225,7 +228,7 @@ def _generate(
         for key, value in properties.items():
             if budget.left <= 0:
                 break
-            fields[key] = _generate(key, value, variation, rng, ctx, depth + 1, budget)
+            fields[key] = generate_nested(key, value, variation, rng, ctx, depth + 1, budget)
         return fields
     return None
 
@@ -395,13 +398,17 @@ def _array(
         for item in prefix[:MAX_GENERATED_ITEMS]:
             if budget.left <= 0:
                 break
-            values.append(_generate(f"{name}_item", item, "normal", rng, ctx, depth + 1, budget))
+            values.append(
+                generate_nested(f"{name}_item", item, "normal", rng, ctx, depth + 1, budget)
+            )
         count = max(count - len(values), 0) if items is not False else 0
     item_schema = items if isinstance(items, Mapping) else {}
     for _ in range(capped_count(count)):
         if budget.left <= 0:
             break
-        values.append(_generate(f"{name}_item", item_schema, "normal", rng, ctx, depth + 1, budget))
+        values.append(
+            generate_nested(f"{name}_item", item_schema, "normal", rng, ctx, depth + 1, budget)
+        )
     if schema.get("uniqueItems") is True:
         values = _unique(values)
     return values

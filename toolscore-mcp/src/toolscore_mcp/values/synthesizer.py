@@ -44,8 +44,7 @@ class ArgumentSet:
 
 def collect_value_providers(pm: Any) -> tuple[list[ValueProviderSpec], list[str]]:
     """Every registered provider, highest priority first, and one line per one skipped."""
-    from toolscore_mcp.lint import ensure_mcp_hooks
-    from toolscore_mcp.registry import gather_specs
+    from toolscore_mcp.registry import ensure_mcp_hooks, gather_specs
 
     ensure_mcp_hooks(pm)
     specs, _, problems = gather_specs(
