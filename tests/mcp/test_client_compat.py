@@ -17,7 +17,8 @@ from mcp_support import server_cmd
 from toolscore_mcp.client import sdk_compat
 from toolscore_mcp.client.errors import MCPProtocolError, MCPTimeoutError
 from toolscore_mcp.client.lite import LiteConnection
-from toolscore_mcp.client.session import MCPConnection, ServerTarget
+from toolscore_mcp.client.session import MCPConnection
+from toolscore_mcp.client.target import ServerTarget
 from toolscore_mcp.grading.harness import run_sync
 from toolscore_mcp.model import MCPToolResult, ServerDetails
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from mcp_support import run_cli, server_cmd
 from toolscore.plugins.manager import ToolscorePluginManager
-from toolscore_mcp.client.session import ServerTarget
+from toolscore_mcp.client.target import ServerTarget
 from toolscore_mcp.grading.harness import TestOptions, grade_server, run_sync
 from toolscore_mcp.grading.scorecard import MCPScorecard
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 import toolscore
 from toolscore.plugins.manager import ToolscorePluginManager
-from toolscore_mcp.client.session import ServerTarget
+from toolscore_mcp.client.target import ServerTarget
 from toolscore_mcp.grading.harness import TestOptions, grade_server, run_sync
 from toolscore_mcp.model import MCPToolDef, Scenario
 

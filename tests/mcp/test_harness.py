@@ -6,7 +6,7 @@ import pytest
 from mcp_support import server_cmd
 from toolscore.plugins.manager import ToolscorePluginManager
 from toolscore_mcp.client.errors import MCPConnectionClosed, MCPError, MCPTimeoutError
-from toolscore_mcp.client.session import ServerTarget
+from toolscore_mcp.client.target import ServerTarget
 from toolscore_mcp.grading.harness import TestOptions, grade_server, query_server, run_sync
 from toolscore_mcp.grading.scorecard import MCPScorecard
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from mcp_support import server_cmd
-from toolscore_mcp.client.session import ServerTarget
+from toolscore_mcp.client.target import ServerTarget
 from toolscore_mcp.grading.harness import TestOptions, grade_server, run_sync
 from toolscore_mcp.grading.scorecard import MCPScorecard
 from toolscore_mcp.sandbox.lazy import LazySandbox

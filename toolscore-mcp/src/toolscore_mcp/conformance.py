@@ -66,7 +66,7 @@ class ConformanceContext:
     results: tuple[ScenarioResult, ...] = ()
     #: An open connection (``request(method, params, timeout)``) for session checks.
     connection: Any = None
-    #: The :class:`toolscore_mcp.client.session.ServerTarget` (URL and headers for HTTP checks).
+    #: The :class:`toolscore_mcp.client.target.ServerTarget` (URL and headers for HTTP checks).
     target: Any = None
     timeout: float = 30.0
 

@@ -22,7 +22,7 @@ DEMO_HINT = (
 def demo_command(ctx: click.Context) -> None:
     """Health-check a bundled sample MCP server -- zero setup, no API key."""
     from toolscore_mcp.client.prelaunch import prelaunch
-    from toolscore_mcp.client.session import ServerTarget
+    from toolscore_mcp.client.target import ServerTarget
 
     # The sample server's file, found without importing it: it runs in its own process.
     sample_server = Path(__file__).resolve().parent.parent / "sample_server.py"

@@ -148,7 +148,7 @@ def _write_sarif(path: Path, issues: Sequence[Any], server_name: str, artifact: 
 
     from toolscore.fileio import atomic_write_text
 
-    from toolscore_mcp.client.session import toolscore_version
+    from toolscore_mcp.client.target import toolscore_version
     from toolscore_mcp.reports.sarif import lint_to_sarif
 
     log = lint_to_sarif(

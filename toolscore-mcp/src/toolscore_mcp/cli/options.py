@@ -152,7 +152,7 @@ def resolve_target(
     """The server to talk to, from exactly one of COMMAND, --url and --config."""
     import attrs
 
-    from toolscore_mcp.client.session import ServerTarget, command_from_tokens
+    from toolscore_mcp.client.target import ServerTarget, command_from_tokens
 
     if not url and len(command) == 1 and _URL.match(command[0].strip()):
         # `toolscore mcp test https://host/mcp`: a URL is never a launch command.

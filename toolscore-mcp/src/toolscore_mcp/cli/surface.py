@@ -99,7 +99,7 @@ def read_lock_or_fail(path: str) -> dict[str, dict[str, Any]]:
 
 def render_diff(changes: Any, fmt: str, artifact: str) -> str:
     """The diff in one of the formats ``mcp diff --format`` and ``mcp test --lock`` use."""
-    from toolscore_mcp.client.session import toolscore_version
+    from toolscore_mcp.client.target import toolscore_version
     from toolscore_mcp.reports.diff_report import (
         diff_to_json,
         diff_to_markdown,

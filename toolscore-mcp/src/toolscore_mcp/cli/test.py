@@ -334,7 +334,7 @@ def _write_report(card: Any, report: str, output: Path) -> None:
 
     from toolscore.fileio import atomic_write_text
 
-    from toolscore_mcp.client.session import toolscore_version
+    from toolscore_mcp.client.target import toolscore_version
     from toolscore_mcp.reports.json_report import scorecard_to_json
     from toolscore_mcp.reports.markdown import scorecard_to_markdown
     from toolscore_mcp.reports.sarif import scorecard_to_sarif

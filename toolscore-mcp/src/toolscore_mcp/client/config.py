@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from toolscore_mcp.client.session import ServerTarget
+from toolscore_mcp.client.target import ServerTarget
 
 __all__ = ["MCPServerSpec", "load_mcp_config"]
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import attrs
 
+from toolscore_mcp.client.base import ConnectionBase
 from toolscore_mcp.client.errors import (
     MCPConnectionClosed,
     MCPError,
@@ -27,12 +28,7 @@ from toolscore_mcp.client.errors import (
     MCPTimeoutError,
 )
 from toolscore_mcp.client.prelaunch import PipedProcess, Prelaunched, spawn
-from toolscore_mcp.client.session import (
-    DEFAULT_STARTUP_TIMEOUT,
-    ConnectionBase,
-    ServerTarget,
-    toolscore_version,
-)
+from toolscore_mcp.client.target import DEFAULT_STARTUP_TIMEOUT, ServerTarget, toolscore_version
 from toolscore_mcp.model import ServerDetails
 
 __all__ = ["LiteConnection"]

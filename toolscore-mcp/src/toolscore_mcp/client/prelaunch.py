@@ -21,8 +21,8 @@ import subprocess
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
-from toolscore_mcp.client.session import ServerTarget
 from toolscore_mcp.client.stderr_ring import StderrRing
+from toolscore_mcp.client.target import ServerTarget
 
 if TYPE_CHECKING:
     import asyncio

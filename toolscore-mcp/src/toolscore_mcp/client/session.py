@@ -20,13 +20,10 @@ import contextlib
 import json
 import math
 import os
-import shlex
 import sys
-import time
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from collections.abc import Mapping
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -41,53 +38,20 @@ from toolscore_mcp.client.errors import (
     MCPTimeoutError,
 )
 from toolscore_mcp.client.stderr_ring import StderrRing
-from toolscore_mcp.model import MCPToolDef, MCPToolResult, ServerDetails
+from toolscore_mcp.model import ServerDetails
 
 if TYPE_CHECKING:
     from anyio.abc import TaskStatus
+from toolscore_mcp.client.base import ConnectionBase, innermost_exception, is_cancellation, one_line
+from toolscore_mcp.client.target import DEFAULT_STARTUP_TIMEOUT, ServerTarget, toolscore_version
 
-__all__ = ["MCPConnection", "ServerTarget", "quiet_sdk_logging", "toolscore_version"]
+__all__ = ["MCPConnection", "quiet_sdk_logging"]
 
-_MAX_PAGES = 100
 _CONNECTION_CLOSED = sdk_compat.CONNECTION_CLOSED
 _REQUEST_TIMEOUT = -32001
-DEFAULT_STARTUP_TIMEOUT = 60.0
+
+
 _AUTH_HINT = " (check the URL, and any --header the server needs for authentication)"
-Transport = Literal["stdio", "http", "sse"]
-
-
-@attrs.frozen
-class ServerTarget:
-    """Where the server under test is and how to reach it."""
-
-    transport: Transport = "stdio"
-    #: argv for stdio.
-    command: tuple[str, ...] = ()
-    #: Extra environment for a stdio server (merged over ours).
-    env: Mapping[str, str] = attrs.field(factory=dict)
-    cwd: str | None = None
-    #: URL for HTTP and SSE.
-    url: str = ""
-    #: Extra HTTP headers (authentication).
-    headers: Mapping[str, str] = attrs.field(factory=dict)
-    #: The server's name in a config file, when it came from one.
-    name: str = ""
-    #: Directories to announce as MCP roots (absolute; a relative one is taken from our
-    #: working directory). Empty: the roots capability is still declared, with no roots.
-    roots: tuple[str, ...] = ()
-
-    def describe(self) -> str:
-        if self.transport == "stdio":
-            return shlex.join(self.command)
-        return self.url
-
-    def root_entries(self) -> list[dict[str, str]]:
-        """The ``roots/list`` answer's entries: a ``file://`` URI and the directory's name."""
-        entries = []
-        for root in self.roots:
-            path = Path(root).expanduser().absolute()
-            entries.append({"uri": path.as_uri(), "name": path.name or str(path)})
-        return entries
 
 
 def quiet_sdk_logging() -> None:
@@ -100,208 +64,6 @@ def quiet_sdk_logging() -> None:
     if not logger.handlers:
         logger.addHandler(logging.NullHandler())
     logger.propagate = False
-
-
-def _leaf(exc: BaseException) -> BaseException:
-    """The first real exception inside (possibly nested) exception groups."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return exc
-
-
-def _is_cancellation(exc: BaseException) -> bool:
-    """A cancelled wait, which says nothing about why (anyio or asyncio flavour)."""
-    import asyncio
-
-    return isinstance(exc, asyncio.CancelledError) or type(exc).__name__ == "Cancelled"
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
-def junk_note(count: int, first: str, binary: bool) -> str:
-    """What the server put on stdout besides JSON-RPC, in one sentence (no final period).
-
-    ``first`` is display-ready (``repr`` of the first junk line, text or bytes); bytes that
-    are not UTF-8 are named as bytes, so a PNG on stdout reads as what it is.
-    """
-    if binary:
-        return f"wrote non-JSON-RPC bytes on stdout: {first} ({count} line(s))"
-    return f"wrote {count} non-JSON-RPC line(s) to stdout (first: {first})"
-
-
-def junk_excerpt(raw: bytes) -> tuple[str, bool]:
-    """``(display text, is binary)`` for one junk stdout line: ``repr`` of its text (at
-    most 80 characters) or, when it is not UTF-8, of its first 32 bytes."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return repr(raw[:32]), True
-    return repr(_one_line(text)[:80]), False
-
-
-def startup_timeout_text(limit: float) -> str:
-    """The message for a server that did not finish its handshake in time (both clients)."""
-    return (
-        f"Timed out after {limit}s waiting for response to 'initialize'."
-        " The server did not start within the start-up timeout; raise it with --startup-timeout."
-    )
-
-
-class ConnectionBase:
-    """What both connections (this module's and the SDK-free demo one) build on ``request``.
-
-    A subclass opens the session, sends requests, reports junk stdout lines to
-    :meth:`_record_junk` and keeps the server's stderr in ``_stderr``, a bounded
-    :class:`~toolscore_mcp.client.stderr_ring.StderrRing` (stdio only); tool calls, pings, stderr
-    reading, reading ``tools/list`` pages and the start-up errors are the same for both.
-    """
-
-    def __init__(
-        self,
-        target: ServerTarget,
-        timeout: float = 30.0,
-        *,
-        startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
-    ) -> None:
-        self.target = target
-        #: Per request (tools/list, tools/call, ping) unless a call gives its own.
-        self.timeout = timeout
-        #: Launch plus the ``initialize`` handshake and ``initialized`` notification.
-        self.startup_timeout = startup_timeout
-        self.details = ServerDetails(target=target.describe(), transport=target.transport)
-        self.junk_lines = 0
-        #: The first junk line, display-ready (``repr`` of its text or of its bytes).
-        self.first_junk = ""
-        #: True when that line was not UTF-8 (binary output on stdout).
-        self.junk_binary = False
-        #: What was wrong with the ``tools/list`` answers (one line each): the tools list is
-        #: missing or not a list, an entry is not a tool object.
-        self.listing_problems: list[str] = []
-        self.closed = False
-        self._stderr: StderrRing | None = None
-
-    async def request(
-        self, method: str, params: Mapping[str, Any] | None, timeout: float | None = None
-    ) -> dict[str, Any]:
-        """Send one request; the raw ``result`` dict, or an :class:`MCPError`."""
-        raise NotImplementedError
-
-    def stderr_tail(self, limit: int = 2000) -> str:
-        """The last ``limit`` characters the server wrote to stderr (stdio only)."""
-        return self._stderr.tail(limit) if self._stderr is not None else ""
-
-    def _stderr_hint(self) -> str:
-        lines = [line.strip() for line in self.stderr_tail().splitlines() if line.strip()]
-        return f" stderr: {lines[-1]}" if lines else ""
-
-    def _record_junk(self, raw: bytes) -> None:
-        """Count one stdout line that is not JSON-RPC; keep an excerpt of the first only."""
-        self.junk_lines += 1
-        if not self.first_junk:
-            self.first_junk, self.junk_binary = junk_excerpt(raw)
-
-    def _junk_hint(self) -> str:
-        if not self.junk_lines:
-            return ""
-        note = junk_note(self.junk_lines, self.first_junk, self.junk_binary)
-        return f" The server {note}; stdout must carry only protocol messages."
-
-    def _startup_timeout_error(self, limit: float) -> MCPError:
-        """No ``initialize`` answer within the start-up timeout: name the option that
-        raises it, and what the server said meanwhile (junk on stdout, its last stderr line).
-
-        A server that wrote binary output instead of an answer is reported as that, not as
-        slow: "MCP server wrote non-JSON-RPC bytes on stdout: b'\\x89PNG...'".
-        """
-        if self.junk_binary:
-            return MCPError(
-                "MCP server "
-                + junk_note(self.junk_lines, self.first_junk, binary=True)
-                + f" and no answer to 'initialize' within {limit}s;"
-                " stdout must carry only protocol messages." + self._stderr_hint()
-            )
-        return MCPTimeoutError(
-            startup_timeout_text(limit) + self._junk_hint() + self._stderr_hint()
-        )
-
-    def _tools_from(self, result: Mapping[str, Any]) -> list[MCPToolDef]:
-        """The tools of one ``tools/list`` page; what is malformed goes to
-        ``listing_problems`` (a lint finding) instead of being dropped silently."""
-        entries = result.get("tools")
-        if not isinstance(entries, list):
-            shown = "missing" if "tools" not in result else _json_type(entries)
-            self.listing_problems.append(
-                f"tools/list answered without a tools list ('tools' is {shown})"
-            )
-            return []
-        tools: list[MCPToolDef] = []
-        for index, entry in enumerate(entries):
-            if not isinstance(entry, Mapping):
-                self.listing_problems.append(
-                    f"tools/list entry {index} is not a tool object (it is {_json_type(entry)})"
-                )
-            elif not isinstance(entry.get("name"), str):
-                self.listing_problems.append(
-                    f"tools/list entry {index} has no string 'name'"
-                    f" (it is {_json_type(entry.get('name'))})"
-                )
-            else:
-                tools.append(MCPToolDef.from_wire(entry))
-        return tools
-
-    async def list_tools(self) -> list[MCPToolDef]:
-        """Every tool, following ``nextCursor``; non-object entries are skipped."""
-        tools: list[MCPToolDef] = []
-        cursor: Any = None
-        seen: set[str] = set()
-        for _ in range(_MAX_PAGES):
-            result = await self.request("tools/list", {"cursor": cursor} if cursor else None)
-            tools.extend(self._tools_from(result))
-            cursor = result.get("nextCursor")
-            if not cursor:
-                return tools
-            if not isinstance(cursor, str) or cursor in seen:
-                raise MCPError(f"tools/list returned a repeated or invalid cursor {cursor!r}.")
-            seen.add(cursor)
-        raise MCPError(f"tools/list returned more than {_MAX_PAGES} pages.")
-
-    async def call_tool(
-        self, name: str, arguments: Mapping[str, Any], timeout: float | None = None
-    ) -> MCPToolResult:
-        """Call a tool. A JSON-RPC error answer is returned as ``is_error=True``, not raised;
-        timeouts and a lost connection raise."""
-        start = time.perf_counter()
-        try:
-            raw = await self.request(
-                "tools/call", {"name": name, "arguments": dict(arguments)}, timeout
-            )
-        except MCPProtocolError as exc:
-            error = {"code": exc.code, "message": exc.rpc_message}
-            return MCPToolResult(
-                content=error,
-                is_error=True,
-                duration=time.perf_counter() - start,
-                raw={"error": error},
-                rpc_error_code=exc.code,
-            )
-        duration = time.perf_counter() - start
-        return MCPToolResult(
-            content=raw.get("content", []),
-            is_error=bool(raw.get("isError")),
-            duration=duration,
-            structured=raw.get("structuredContent"),
-            raw=raw,
-        )
-
-    async def ping(self, timeout: float) -> bool:
-        """Is the server still answering?"""
-        try:
-            await self.request("ping", None, timeout)
-        except MCPError:
-            return False
-        return True
 
 
 class MCPConnection(ConnectionBase):
@@ -345,13 +107,15 @@ class MCPConnection(ConnectionBase):
             self._session = await self._group.start(self._serve)
         except BaseException as exc:
             closing = await self._close_quietly()
-            leaf = _leaf(exc)
+            leaf = innermost_exception(exc)
             if isinstance(leaf, MCPError):
                 raise leaf from None
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise
-            if _is_cancellation(leaf) and closing is not None:
-                leaf = _leaf(closing)  # the transport's own error: refused, not found, TLS...
+            if is_cancellation(leaf) and closing is not None:
+                leaf = innermost_exception(
+                    closing
+                )  # the transport's own error: refused, not found, TLS...
             raise self._launch_error(leaf) from None
         return self
 
@@ -459,7 +223,9 @@ class MCPConnection(ConnectionBase):
             with anyio.fail_after(self.startup_timeout):
                 result = await session.initialize()
         except Exception as exc:
-            error = self._request_error("initialize", _leaf(exc), self.startup_timeout)
+            error = self._request_error(
+                "initialize", innermost_exception(exc), self.startup_timeout
+            )
             if isinstance(error, MCPTimeoutError):
                 self.kill()  # it never started: no polite shutdown to wait for
             raise error from None
@@ -509,7 +275,7 @@ class MCPConnection(ConnectionBase):
     def _launch_error(self, exc: BaseException) -> MCPError:
         if isinstance(exc, OSError) and self.target.transport == "stdio":
             return MCPError(
-                f"Failed to launch MCP server {list(self.target.command)}: {_one_line(str(exc))}"
+                f"Failed to launch MCP server {list(self.target.command)}: {one_line(str(exc))}"
             )
         where = self.target.describe()
         status = _http_status(exc)
@@ -518,7 +284,7 @@ class MCPConnection(ConnectionBase):
                 f"MCP error for 'initialize' (HTTP {status}): {where} refused the handshake"
                 f"{_AUTH_HINT}"
             )
-        text = _one_line(str(exc)) or type(exc).__name__
+        text = one_line(str(exc)) or type(exc).__name__
         return MCPError(f"Could not connect to MCP server at {where}: {text}")
 
     def _connect_timeout_error(self) -> MCPTimeoutError:
@@ -556,7 +322,7 @@ class MCPConnection(ConnectionBase):
         if code == _CONNECTION_CLOSED and sdk_compat.is_connection_lost(exc):
             return self._closed_error(method)
         if isinstance(code, int):
-            text = _one_line(str(exc))
+            text = one_line(str(exc))
             if method == "initialize" and self.target.transport != "stdio":
                 text += _AUTH_HINT
             return MCPProtocolError(
@@ -565,7 +331,7 @@ class MCPConnection(ConnectionBase):
         if isinstance(exc, MCPError):
             return exc
         return MCPError(
-            f"MCP request {method!r} failed: {_one_line(str(exc)) or type(exc).__name__}"
+            f"MCP request {method!r} failed: {one_line(str(exc)) or type(exc).__name__}"
         )
 
     # -- requests ----------------------------------------------------------------------------
@@ -585,7 +351,7 @@ class MCPConnection(ConnectionBase):
             try:
                 return await session.request(method, params, limit)
             except Exception as exc:
-                raise self._request_error(method, _leaf(exc), limit) from None
+                raise self._request_error(method, innermost_exception(exc), limit) from None
             finally:
                 self._inflight.discard(scope)
         # Only reached when _end_requests cancelled the scope: the connection ended first.
@@ -645,33 +411,3 @@ def _junk_line(exc: Exception) -> bytes:
             if line is not None:  # JSON, but not a JSON-RPC message
                 return json.dumps(line, ensure_ascii=False, default=str).encode()
     return str(exc).encode("utf-8", "replace")
-
-
-def _json_type(value: Any) -> str:
-    """The JSON name of a value's type (``null``, ``object``, ``string``...)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, Mapping):
-        return "an object"
-    return "an array" if isinstance(value, list) else type(value).__name__
-
-
-def toolscore_version() -> str:
-    """This distribution's version, for clientInfo: the first-party distributions share one
-    version (lockstep), kept as a constant because a metadata lookup costs ~10-30 ms."""
-    import toolscore
-
-    return str(toolscore.__version__)
-
-
-def command_from_tokens(tokens: Sequence[str]) -> tuple[str, ...]:
-    """One token is split like a shell would; several are used verbatim as argv."""
-    if len(tokens) == 1:
-        return tuple(shlex.split(tokens[0]))
-    return tuple(tokens)

@@ -15,14 +15,11 @@ from typing import Any, TypeVar, cast
 import attrs
 from toolscore.lazy_pattern import lazy_pattern
 
+from toolscore_mcp.client.base import junk_note
 from toolscore_mcp.client.errors import MCPError
 from toolscore_mcp.client.prelaunch import Prelaunched
-from toolscore_mcp.client.session import (
-    DEFAULT_STARTUP_TIMEOUT,
-    MCPConnection,
-    ServerTarget,
-    junk_note,
-)
+from toolscore_mcp.client.session import MCPConnection
+from toolscore_mcp.client.target import DEFAULT_STARTUP_TIMEOUT, ServerTarget
 from toolscore_mcp.grading.scorecard import MCPScorecard
 from toolscore_mcp.model import MCPToolDef, Scenario, ServerDetails
 from toolscore_mcp.sandbox.lazy import LazySandbox
@@ -217,8 +214,8 @@ async def grade_server(
 ) -> MCPScorecard:
     """The full scorecard for one server; raises :class:`MCPError` only if it cannot start
     or list its tools."""
-    from toolscore_mcp.lint import lint_tools
     from toolscore_mcp.registry import ensure_mcp_hooks
+    from toolscore_mcp.values.synthesizer import collect_value_providers
 
     options = options or TestOptions()
     if pm is None:
@@ -226,11 +223,6 @@ async def grade_server(
 
         pm = get_plugin_manager()
     ensure_mcp_hooks(pm)
-
-    from toolscore_mcp.values.harvest import Harvest
-    from toolscore_mcp.values.providers import SynthesisContext
-    from toolscore_mcp.values.synthesizer import collect_value_providers
-
     plan_file = _load_plan(options)
     recorded = _load_recorded(options)
     sandbox = _make_sandbox(options)
@@ -244,7 +236,6 @@ async def grade_server(
         return await connection.__aenter__()
 
     server = ServerHandle(opener)
-    skipped: list[tuple[str, str]] = []
     try:
         first = await server.get()
         if options.prelaunched is not None:
@@ -260,21 +251,8 @@ async def grade_server(
         )
         providers, problems = collect_value_providers(pm)
         notes += problems
-        planned: dict[str, list[Scenario]] = {}
-        if plan_file is not None:
-            from toolscore_mcp.scenarios.file_plans import plans_for
-
-            file_scenarios, file_notes = plans_for(plan_file, tools)
-            notes += file_notes
-            for scenario in file_scenarios:
-                if sandbox is not None:
-                    scenario = attrs.evolve(
-                        scenario,
-                        arguments=sandbox.substitute_all(scenario.arguments),
-                        setup=sandbox.substitute_all(scenario.setup),
-                    )
-                planned.setdefault(scenario.tool, []).append(scenario)
-            skipped += [(name, plan.skip) for name, plan in plan_file.tools.items() if plan.skip]
+        planned, file_notes, skipped = _planned_from_file(plan_file, tools, sandbox)
+        notes += file_notes
         skipped += [
             (tool.name, "requires task-augmented execution, which toolscore does not exercise")
             for tool in tools
@@ -282,24 +260,8 @@ async def grade_server(
         ]
         skipped_names = {name for name, _ in skipped}
         runnable = [tool for tool in tools if tool.name not in skipped_names]
-        context = SynthesisContext(
-            sandbox=sandbox,
-            known_values=discovered.known_values,
-            roots=discovered.roots,
-            harvested=Harvest(),
-            recorded=recorded,
-        )
-        campaign = Campaign(
-            server=server,
-            tools=runnable,
-            providers=providers,
-            context=context,
-            cases=options.cases,
-            edge_cases=options.edge_cases,
-            timeout=options.timeout,
-            concurrency=options.concurrency,
-            planned=planned,
-            progress=options.progress,
+        campaign = _campaign(
+            server, runnable, providers, discovered, recorded, sandbox, planned, options
         )
         results = await campaign.run(_extra_scenarios(runnable, pm))
         notes += campaign.notes
@@ -311,18 +273,8 @@ async def grade_server(
         if sandbox is not None:
             sandbox.close()
     stats = server.stats
-    if stats.junk_lines:
-        note = junk_note(stats.junk_lines, stats.first_junk, stats.junk_binary)
-        notes.append(f"the server {note}; stdout must carry only protocol messages.")
-    if stats.restarts:
-        notes.append(f"the server was restarted {stats.restarts} time(s) after crashes or hangs.")
-    if stats.missing_credential:
-        notes.append(
-            f"the server's stderr says a credential is missing: {stats.missing_credential}"
-        )
-    from toolscore_mcp.rules.validity import listing_issues
-
-    lint = listing_issues(listing_problems) + lint_tools(tools, details.instructions, pm=pm)
+    notes += _server_notes(stats)
+    lint = _lint_findings(listing_problems, tools, details.instructions, pm)
     return MCPScorecard(
         server=details,
         tools=tuple(tools),
@@ -336,6 +288,90 @@ async def grade_server(
         sandbox=sandbox.placeholders() if sandbox is not None else (),
         conformance=tuple(conformance),
     )
+
+
+def _lint_findings(
+    listing_problems: Sequence[Any], tools: Sequence[MCPToolDef], instructions: str | None, pm: Any
+) -> list[Any]:
+    """The scorecard's lint list: problems of the tools/list answer itself, then the rules'."""
+    from toolscore_mcp.lint import lint_tools
+    from toolscore_mcp.rules.validity import listing_issues
+
+    return listing_issues(listing_problems) + lint_tools(tools, instructions, pm=pm)
+
+
+def _campaign(
+    server: ServerHandle,
+    runnable: list[MCPToolDef],
+    providers: Any,
+    discovered: ValueContext,
+    recorded: Any,
+    sandbox: LazySandbox | None,
+    planned: dict[str, list[Scenario]],
+    options: TestOptions,
+) -> Campaign:
+    """The run's campaign over the runnable tools: the synthesis context (sandbox, values
+    discovered from listings, the recorded session) and the options' limits."""
+    from toolscore_mcp.values.harvest import Harvest
+    from toolscore_mcp.values.providers import SynthesisContext
+
+    context = SynthesisContext(
+        sandbox=sandbox,
+        known_values=discovered.known_values,
+        roots=discovered.roots,
+        harvested=Harvest(),
+        recorded=recorded,
+    )
+    return Campaign(
+        server=server,
+        tools=runnable,
+        providers=providers,
+        context=context,
+        cases=options.cases,
+        edge_cases=options.edge_cases,
+        timeout=options.timeout,
+        concurrency=options.concurrency,
+        planned=planned,
+        progress=options.progress,
+    )
+
+
+def _planned_from_file(
+    plan_file: Any, tools: Sequence[MCPToolDef], sandbox: LazySandbox | None
+) -> tuple[dict[str, list[Scenario]], list[str], list[tuple[str, str]]]:
+    """The scenario file's scenarios by tool (sandbox placeholders filled in), its notes,
+    and the tools it says to skip with their reasons; all empty without a file."""
+    planned: dict[str, list[Scenario]] = {}
+    if plan_file is None:
+        return planned, [], []
+    from toolscore_mcp.scenarios.file_plans import plans_for
+
+    file_scenarios, file_notes = plans_for(plan_file, tools)
+    for scenario in file_scenarios:
+        if sandbox is not None:
+            scenario = attrs.evolve(
+                scenario,
+                arguments=sandbox.substitute_all(scenario.arguments),
+                setup=sandbox.substitute_all(scenario.setup),
+            )
+        planned.setdefault(scenario.tool, []).append(scenario)
+    skipped = [(name, plan.skip) for name, plan in plan_file.tools.items() if plan.skip]
+    return planned, list(file_notes), skipped
+
+
+def _server_notes(stats: Any) -> list[str]:
+    """Run notes about how the server behaved: junk on stdout, restarts, a missing credential."""
+    notes: list[str] = []
+    if stats.junk_lines:
+        note = junk_note(stats.junk_lines, stats.first_junk, stats.junk_binary)
+        notes.append(f"the server {note}; stdout must carry only protocol messages.")
+    if stats.restarts:
+        notes.append(f"the server was restarted {stats.restarts} time(s) after crashes or hangs.")
+    if stats.missing_credential:
+        notes.append(
+            f"the server's stderr says a credential is missing: {stats.missing_credential}"
+        )
+    return notes
 
 
 async def _conformance(

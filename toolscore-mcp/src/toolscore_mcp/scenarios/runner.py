@@ -159,8 +159,6 @@ async def run_scenarios(
 
     ``on_result`` is called with each result as it is settled (for a progress display).
     """
-    import asyncio
-
     from toolscore_mcp.client.aio import TaskGroup
 
     results: list[ScenarioResult | None] = _Settled(len(scenarios), on_result)
@@ -212,7 +210,25 @@ async def run_scenarios(
         # The server stays up for the next batch: the state this batch made (notes, rows,
         # files a producer created) is what the next phase's readers and destroyers use.
         return _done(results)
-    # Each suspect runs alone on a server of its own, several such servers at a time.
+    await _run_suspects_alone(server, scenarios, tools, suspects, results, timeout, width)
+    return _done(results)
+
+
+async def _run_suspects_alone(
+    server: ServerHandle,
+    scenarios: Sequence[Scenario],
+    tools: Mapping[str, MCPToolDef],
+    suspects: Sequence[int],
+    results: list[ScenarioResult | None],
+    timeout: float,
+    width: int,
+) -> None:
+    """Re-run the calls caught up in a batch's trouble: each suspect alone on a server of
+    its own, ``width`` such servers at a time, so a crash or hang is charged to its call."""
+    import asyncio
+
+    from toolscore_mcp.client.aio import TaskGroup
+
     await server.close()
     limiter = asyncio.Semaphore(width)
 
@@ -239,7 +255,6 @@ async def run_scenarios(
     async with TaskGroup() as group:
         for index in suspects:
             group.start_soon(isolate, index)
-    return _done(results)
 
 
 class _Settled(list):  # type: ignore[type-arg]

@@ -173,6 +173,11 @@ def _sql(param: Parameter) -> str | None:
 
 
 def _string_meaning(param: Parameter, ctx: SynthesisContext) -> Iterator[Candidate]:
+    """Candidates for a string parameter, from the first rule its words match.
+
+    The rules are tried in order: formats and code here (SQL, URL, email, time zone,
+    expression), then :func:`_workspace_meaning`, then :func:`_everyday_meaning`.
+    """
     tokens = set(param.tokens)
     name = param.name.lower()
     text = f"{param.name} {param.description}".lower()
@@ -198,6 +203,13 @@ def _string_meaning(param: Parameter, ctx: SynthesisContext) -> Iterator[Candida
     ):
         yield Candidate("2 + 3 * 4", "meaning")
         return
+    yield from _workspace_meaning(param, ctx, tokens, name, text)
+
+
+def _workspace_meaning(
+    param: Parameter, ctx: SynthesisContext, tokens: set[str], name: str, text: str
+) -> Iterator[Candidate]:
+    """Git branches and revisions, spreadsheet sheets, ranges and cells, database tables."""
     if tokens & {"branch"} and not tokens & {"type", "kind", "mode"}:
         if tokens & {"base", "start", "source", "from", "target"}:
             yield Candidate("main", "meaning")
@@ -223,6 +235,13 @@ def _string_meaning(param: Parameter, ctx: SynthesisContext) -> Iterator[Candida
         yield from _harvested(param, ctx, ("table", "name"))
         yield Candidate("items", "meaning")
         return
+    yield from _everyday_meaning(param, ctx, tokens, name, text)
+
+
+def _everyday_meaning(
+    param: Parameter, ctx: SynthesisContext, tokens: set[str], name: str, text: str
+) -> Iterator[Candidate]:
+    """Languages, places, dates and times, commands, patterns, ids, names and free text."""
     if tokens & {"language", "lang", "locale"}:
         yield Candidate("en-US" if "locale" in tokens else "en", "meaning")
         return
