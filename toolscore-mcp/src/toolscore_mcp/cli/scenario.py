@@ -3,8 +3,9 @@
 ``check`` validates a scenario file the way ``mcp test --scenarios`` reads it, for a
 pre-commit hook or CI step; ``from-record`` turns a session recorded with ``toolscore mcp
 record`` into a starter file. :data:`scenarios_group` is attached to the ``mcp`` group by
-:mod:`toolscore_mcp.cli.group`. As there, every handled failure is one line, ``ERROR <message>``,
-exit code 2 for bad input and 1 otherwise; only click is imported at module level.
+:mod:`toolscore_mcp.cli.group`. As in every ``mcp`` command, a handled failure is one line,
+``ERROR <message>`` (:func:`toolscore_mcp.cli.options.abort`), exit code 2 for bad input and
+1 otherwise; only click is imported at module level.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from toolscore_mcp.cli.options import abort
 __all__ = ["scenarios_group"]
 
 _USAGE = 2
-_ERROR = 1
 
 
 def _plural(count: int, word: str) -> str:
