@@ -11,7 +11,7 @@ Both run from compiled bytecode: a warm-up run of each precedes the timed rounds
 
 The jobs are the same where they can be: the same server command and environment, the same
 per-call timeout. ``{sandbox}`` in a command is ours to fill; the reference knows no sandbox,
-so each reference run gets a sandbox made the same way (``toolscore_mcp.sandbox``) and the
+so each reference run gets a sandbox made the same way (``toolscore_mcp.sandbox.sandbox``) and the
 literal paths. The reference does not pass environment variables to a stdio server itself, so
 the manifest's ``env`` goes into its process environment (and through ``--env`` to ours).
 
@@ -93,7 +93,7 @@ def _env(bin_path: str, extra: dict[str, str]) -> dict[str, str]:
 
 def runs_for(manifest: dict[str, Any], bin_path: str, timeout: str) -> tuple[Any, Any]:
     """Two callables, one run of ours and one of the reference, on this server."""
-    from toolscore_mcp.sandbox import Sandbox
+    from toolscore_mcp.sandbox.sandbox import Sandbox
 
     command: list[str] = manifest["command"]
     server_env: dict[str, str] = manifest.get("env", {})

@@ -72,7 +72,7 @@ def test_generated_values_are_capped_in_size_depth_and_total() -> None:
     done = _run_python(
         """
         import json, random
-        from toolscore_mcp.values import generate_value_from_schema
+        from toolscore_mcp.values.generate import generate_value_from_schema
 
         schemas = {
             "items": {"type": "array", "minItems": 100000000},
@@ -105,7 +105,7 @@ def test_generated_values_are_capped_in_size_depth_and_total() -> None:
 def test_recursive_all_of_fan_out_is_folded_within_bounds() -> None:
     done = _run_python(
         """
-        from toolscore_mcp.values import effective_schema
+        from toolscore_mcp.values.generate import effective_schema
 
         defs = {f"A{i}": {"allOf": [{"$ref": f"#/$defs/A{i + 1}"}] * 30} for i in range(30)}
         defs["A30"] = {"type": "string"}
@@ -120,7 +120,7 @@ def test_recursive_all_of_fan_out_is_folded_within_bounds() -> None:
 def test_a_pattern_of_a_billion_repeats_yields_no_value_quickly() -> None:
     done = _run_python(
         """
-        from toolscore_mcp.patterns import string_for_pattern
+        from toolscore_mcp.values.patterns import string_for_pattern
 
         assert string_for_pattern("^a{1000000000}$") is None
         assert string_for_pattern("^(?:ab){100000}c{100000}$") is None
@@ -135,8 +135,8 @@ def test_a_backtracking_schema_pattern_rejects_the_value_instead_of_hanging() ->
     done = _run_python(
         """
         from toolscore_mcp.model import MCPToolDef
-        from toolscore_mcp.providers import Candidate, SynthesisContext, ValueProviderSpec
-        from toolscore_mcp.synthesis import ToolSynthesizer
+        from toolscore_mcp.values.providers import Candidate, SynthesisContext, ValueProviderSpec
+        from toolscore_mcp.values.synthesizer import ToolSynthesizer
 
         tool = MCPToolDef.from_wire({"name": "lookup", "inputSchema": {
             "type": "object",

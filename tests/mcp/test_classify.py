@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from toolscore_mcp.classify import classify_failure
+from toolscore_mcp.grading.classify import classify_failure
+from toolscore_mcp.grading.verdicts import judge_result
 from toolscore_mcp.model import MCPToolDef, MCPToolResult, Scenario
-from toolscore_mcp.verdicts import judge_result
 
 GUESSED = {"path": "meaning"}
 CERTAIN = {"format": "schema"}

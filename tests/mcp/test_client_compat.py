@@ -14,11 +14,12 @@ from typing import Any
 
 import pytest
 from mcp_support import server_cmd
-from toolscore_mcp import sdk_compat
-from toolscore_mcp.client import MCPConnection, ServerTarget
-from toolscore_mcp.errors import MCPProtocolError, MCPTimeoutError
-from toolscore_mcp.harness import run_sync
-from toolscore_mcp.lite_client import LiteConnection
+from toolscore_mcp.client import sdk_compat
+from toolscore_mcp.client.errors import MCPProtocolError, MCPTimeoutError
+from toolscore_mcp.client.lite import LiteConnection
+from toolscore_mcp.client.session import MCPConnection
+from toolscore_mcp.client.target import ServerTarget
+from toolscore_mcp.grading.harness import run_sync
 from toolscore_mcp.model import MCPToolResult, ServerDetails
 
 CLIENTS = {"sdk": MCPConnection, "lite": LiteConnection}

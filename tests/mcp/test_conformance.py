@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from mcp_support import run_cli, server_cmd
 from toolscore.plugins.manager import ToolscorePluginManager
-from toolscore_mcp.client import ServerTarget
-from toolscore_mcp.harness import TestOptions, grade_server, run_sync
-from toolscore_mcp.scorecard import MCPScorecard
+from toolscore_mcp.client.target import ServerTarget
+from toolscore_mcp.grading.harness import TestOptions, grade_server, run_sync
+from toolscore_mcp.grading.scorecard import MCPScorecard
 
 TOKEN = "s3cret-token"
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from toolscore_mcp.grading.verdicts import reports_failure
 from toolscore_mcp.model import MCPToolResult
-from toolscore_mcp.verdicts import reports_failure
 
 
 def _text(text: str) -> MCPToolResult:

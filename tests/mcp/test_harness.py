@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from mcp_support import server_cmd
 from toolscore.plugins.manager import ToolscorePluginManager
-from toolscore_mcp.client import ServerTarget
-from toolscore_mcp.errors import MCPConnectionClosed, MCPError, MCPTimeoutError
-from toolscore_mcp.harness import TestOptions, grade_server, query_server, run_sync
-from toolscore_mcp.scorecard import MCPScorecard
+from toolscore_mcp.client.errors import MCPConnectionClosed, MCPError, MCPTimeoutError
+from toolscore_mcp.client.target import ServerTarget
+from toolscore_mcp.grading.harness import TestOptions, grade_server, query_server, run_sync
+from toolscore_mcp.grading.scorecard import MCPScorecard
 
 
 @pytest.fixture(scope="module")

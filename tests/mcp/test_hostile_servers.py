@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 from mcp_support import free_port, run_cli, server_cmd
 from toolscore.plugins.manager import ToolscorePluginManager
-from toolscore_mcp.client import ServerTarget
-from toolscore_mcp.errors import MCPError, MCPProtocolError, MCPTimeoutError
-from toolscore_mcp.harness import TestOptions, grade_server, query_server, run_sync
-from toolscore_mcp.scorecard import MCPScorecard
+from toolscore_mcp.client.errors import MCPError, MCPProtocolError, MCPTimeoutError
+from toolscore_mcp.client.target import ServerTarget
+from toolscore_mcp.grading.harness import TestOptions, grade_server, query_server, run_sync
+from toolscore_mcp.grading.scorecard import MCPScorecard
 
 CLIENTS = pytest.mark.parametrize("client", ["sdk", "lite"])
 
@@ -300,7 +300,7 @@ def silent_http() -> Iterator[str]:
 def test_a_silent_http_server_is_bounded_by_the_startup_timeout(
     silent_http: str, transport: str, path: str
 ) -> None:
-    from toolscore_mcp import sdk_compat
+    from toolscore_mcp.client import sdk_compat
 
     sdk_compat.load()  # the SDK's import time is ours, not the server's
     url = silent_http + path

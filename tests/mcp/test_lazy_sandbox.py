@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 from mcp_support import server_cmd
-from toolscore_mcp.client import ServerTarget
-from toolscore_mcp.harness import TestOptions, grade_server, run_sync
-from toolscore_mcp.lazy_sandbox import LazySandbox
-from toolscore_mcp.scorecard import MCPScorecard
+from toolscore_mcp.client.target import ServerTarget
+from toolscore_mcp.grading.harness import TestOptions, grade_server, run_sync
+from toolscore_mcp.grading.scorecard import MCPScorecard
+from toolscore_mcp.sandbox.lazy import LazySandbox
 
 
 @pytest.fixture

@@ -59,8 +59,8 @@ def test_a_command_that_names_the_sandbox_is_not_started_ahead(tmp_path: Path) -
 
 
 def test_an_unclaimed_server_is_ended(tmp_path: Path) -> None:
-    from toolscore_mcp.client import ServerTarget
-    from toolscore_mcp.prelaunch import prelaunch
+    from toolscore_mcp.client.prelaunch import prelaunch
+    from toolscore_mcp.client.target import ServerTarget
 
     script, _log = logging_server(tmp_path)
     early = prelaunch(ServerTarget(command=(sys.executable, str(script))))
@@ -75,8 +75,8 @@ def test_an_unclaimed_server_is_ended(tmp_path: Path) -> None:
 
 
 def test_a_command_that_cannot_start_is_left_to_the_run_to_report(tmp_path: Path) -> None:
-    from toolscore_mcp.client import ServerTarget
-    from toolscore_mcp.prelaunch import prelaunch
+    from toolscore_mcp.client.prelaunch import prelaunch
+    from toolscore_mcp.client.target import ServerTarget
 
     missing = str(tmp_path / "no-such-server")
     assert prelaunch(ServerTarget(command=(missing,))) is None

@@ -105,8 +105,8 @@ def test_a_credential_need_is_reported(graded: Any) -> None:
 def test_every_error_reported_as_success_is_caught(graded: Any) -> None:
     """Every lie found by hand (a failure sent with ``isError: false``, exact text) is one the
     scorecard's detector recognises."""
+    from toolscore_mcp.grading.verdicts import reports_failure
     from toolscore_mcp.model import MCPToolResult
-    from toolscore_mcp.verdicts import reports_failure
 
     manifest, _card = graded
     missed = [

@@ -13,6 +13,7 @@ from typing import Any
 import jsonschema
 import pytest
 from rich.console import Console
+from toolscore_mcp.grading.scorecard import MCPScorecard
 from toolscore_mcp.model import (
     Attempt,
     LintIssue,
@@ -27,7 +28,6 @@ from toolscore_mcp.reports.console import print_scorecard
 from toolscore_mcp.reports.json_report import scorecard_to_json
 from toolscore_mcp.reports.markdown import scorecard_to_markdown
 from toolscore_mcp.reports.sarif import lint_to_sarif, scorecard_to_sarif
-from toolscore_mcp.scorecard import MCPScorecard
 
 TOOL_NAMES = ("get_time", "convert_time", "fetch", "read_note", "admin", "broken")
 

@@ -23,7 +23,8 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from toolscore_mcp.sandbox import ITEMS, Sandbox
+from toolscore_mcp.sandbox.files import ITEMS
+from toolscore_mcp.sandbox.sandbox import Sandbox
 
 HAS_GIT = shutil.which("git") is not None
 needs_git = pytest.mark.skipif(not HAS_GIT, reason="git is not installed")

@@ -14,6 +14,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 from toolscore.errors import InputError
+from toolscore_mcp.cli.scenario import scenarios_group
+from toolscore_mcp.client.recorder import MCPRecorder
 from toolscore_mcp.model import (
     MCPToolDef,
     MCPToolResult,
@@ -21,19 +23,12 @@ from toolscore_mcp.model import (
     ScenarioResult,
     SetupCall,
 )
-from toolscore_mcp.recorder import MCPRecorder
-from toolscore_mcp.scenario_cli import scenarios_group
-from toolscore_mcp.scenario_file import (
-    NOT_GIVEN,
-    ResultExpectation,
-    ScenarioFile,
-    ToolPlan,
-    load_scenario_file,
-    plans_for,
-    scenarios_from_recording,
-    starter_from_run,
-    write_scenario_file,
-)
+from toolscore_mcp.scenarios.file_model import NOT_GIVEN, ResultExpectation, ScenarioFile, ToolPlan
+from toolscore_mcp.scenarios.file_plans import plans_for
+from toolscore_mcp.scenarios.file_reader import load_scenario_file
+from toolscore_mcp.scenarios.file_writer import write_scenario_file
+from toolscore_mcp.scenarios.recording import scenarios_from_recording
+from toolscore_mcp.scenarios.starter import starter_from_run
 
 EXAMPLE_YAML = """\
 version: 1

@@ -11,6 +11,7 @@ import json
 
 import pytest
 from rich.console import Console
+from toolscore_mcp.grading.scorecard import MCPScorecard
 from toolscore_mcp.model import (
     Attempt,
     LintIssue,
@@ -24,7 +25,6 @@ from toolscore_mcp.reports.console import print_scorecard
 from toolscore_mcp.reports.coverage import format_arguments
 from toolscore_mcp.reports.markdown import scorecard_to_markdown
 from toolscore_mcp.reports.sarif import scorecard_to_sarif
-from toolscore_mcp.scorecard import MCPScorecard
 
 KEY = "sk-proj-" + "AbCdEfGhIjKlMnOpQrStUvWxYz_-AbCdEfGhIjKl"
 CLEAR = "\x1b[2J\x1b[H"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from mcp_support import run_cli
-from toolscore_mcp.classify import missing_credential_line
+from toolscore_mcp.grading.classify import missing_credential_line
 
 SERVER = Path(__file__).parent / "servers" / "keyless_server.py"
 

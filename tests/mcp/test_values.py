@@ -12,8 +12,8 @@ import pytest
 from jsonschema import Draft202012Validator
 from toolscore_mcp.model import MCPToolDef
 from toolscore_mcp.sample_server import TOOLS as SAMPLE_TOOLS
-from toolscore_mcp.scenarios import generate_scenarios
-from toolscore_mcp.values import generate_value_from_schema
+from toolscore_mcp.scenarios.generate import generate_scenarios
+from toolscore_mcp.values.generate import generate_value_from_schema
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REFERENCE_PYTHON = Path("/opt/refvenv/bin/python")
@@ -46,7 +46,7 @@ def test_sample_server_scenarios_match_the_reference_values() -> None:
 def test_scenarios_are_reproducible_across_processes() -> None:
     code = (
         "import json;from toolscore_mcp.sample_server import TOOLS;"
-        "from toolscore_mcp.model import MCPToolDef;from toolscore_mcp.scenarios import generate_scenarios;"
+        "from toolscore_mcp.model import MCPToolDef;from toolscore_mcp.scenarios.generate import generate_scenarios;"
         "print(json.dumps([s.arguments for s in generate_scenarios([MCPToolDef.from_wire(t) for t in TOOLS])]))"
     )
     runs = {

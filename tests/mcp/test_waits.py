@@ -41,9 +41,9 @@ def test_waits_get_the_shortest_valid_value_and_the_tools_pass(tmp_path: Path) -
 
 
 def test_a_timeout_is_not_taken_for_a_wait() -> None:
-    from toolscore_mcp.meaning import is_wait
     from toolscore_mcp.model import MCPToolDef
-    from toolscore_mcp.providers import Parameter
+    from toolscore_mcp.values.meaning import is_wait
+    from toolscore_mcp.values.providers import Parameter
 
     raw = {
         "name": "fetch_later",

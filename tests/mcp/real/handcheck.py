@@ -1,6 +1,6 @@
 """Hand-check the ground-truth manifests against the real servers.
 
-For each manifest in ``servers/`` this starts a fresh :class:`toolscore_mcp.sandbox.Sandbox`,
+For each manifest in ``servers/`` this starts a fresh :class:`toolscore_mcp.sandbox.sandbox.Sandbox`,
 fills the ``{sandbox}`` / ``{sandbox_url}`` placeholders, launches the server over stdio with
 the official ``mcp`` SDK (no toolscore code in the path: this is the independent evidence),
 checks that the server lists exactly the tools the manifest names, runs each tool's setup calls
@@ -421,7 +421,7 @@ class ServerCheck:
 
 
 def open_sandbox() -> Any:
-    from toolscore_mcp.sandbox import Sandbox
+    from toolscore_mcp.sandbox.sandbox import Sandbox
 
     return Sandbox.create()
 

@@ -22,8 +22,10 @@ from typing import Any, Literal
 import attrs
 
 from toolscore_mcp.model import MCPToolDef, ScenarioResult, ServerDetails
+from toolscore_mcp.registry import BUILTIN_CHECK_MODULES, ensure_mcp_hooks, gather_specs
 
 __all__ = [
+    "BUILTIN_CHECK_MODULES",
     "ConformanceCheckSpec",
     "ConformanceContext",
     "ConformanceFinding",
@@ -37,13 +39,6 @@ __all__ = [
 #: an open session over streamable HTTP.
 Needs = Literal["definitions", "results", "session", "http"]
 Status = Literal["pass", "fail", "not-applicable", "not-run"]
-
-BUILTIN_CHECK_MODULES: tuple[str, ...] = (
-    "toolscore_mcp.checks.definitions",
-    "toolscore_mcp.checks.results",
-    "toolscore_mcp.checks.session",
-    "toolscore_mcp.checks.http",
-)
 
 
 class NotApplicable(Exception):
@@ -71,7 +66,7 @@ class ConformanceContext:
     results: tuple[ScenarioResult, ...] = ()
     #: An open connection (``request(method, params, timeout)``) for session checks.
     connection: Any = None
-    #: The :class:`toolscore_mcp.client.ServerTarget` (URL and headers for HTTP checks).
+    #: The :class:`toolscore_mcp.client.target.ServerTarget` (URL and headers for HTTP checks).
     target: Any = None
     timeout: float = 30.0
 
@@ -115,8 +110,6 @@ def protocol_at_least(negotiated: str, since: str) -> bool:
 def collect_conformance_checks(pm: Any = None) -> list[ConformanceCheckSpec]:
     """Every registered check, by ``order`` then name; a broken plugin is skipped with a
     warning on stderr (as for lint rules)."""
-    from toolscore_mcp.lint import ensure_mcp_hooks
-    from toolscore_mcp.registry import gather_specs
 
     if pm is None:
         from toolscore.plugins import get_plugin_manager
@@ -184,7 +177,7 @@ def definition_conformance(
     tools: Sequence[MCPToolDef], details: ServerDetails, pm: Any = None
 ) -> list[ConformanceOutcome]:
     """The checks that need only the tool definitions (``mcp lint``), run synchronously."""
-    from toolscore_mcp.aio import run
+    from toolscore_mcp.client.aio import run
 
     specs = [s for s in collect_conformance_checks(pm) if s.needs == "definitions"]
     context = ConformanceContext(details=details, tools=tuple(tools))

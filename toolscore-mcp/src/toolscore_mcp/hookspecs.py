@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from toolscore_mcp.conformance import ConformanceCheckSpec
     from toolscore_mcp.lint import LintRuleSpec
     from toolscore_mcp.model import MCPToolDef, Scenario
-    from toolscore_mcp.providers import ValueProviderSpec
+    from toolscore_mcp.values.providers import ValueProviderSpec
 
 
 @hookspec
@@ -77,9 +77,9 @@ def toolscore_mcp_extra_scenarios(tool: MCPToolDef) -> Iterable[Scenario]:
 def toolscore_mcp_register_value_providers() -> Iterable[ValueProviderSpec]:
     """Register value providers: where ``toolscore mcp test`` gets happy-path argument values.
 
-    Called once per run. Each :class:`toolscore_mcp.providers.ValueProviderSpec` has a
+    Called once per run. Each :class:`toolscore_mcp.values.providers.ValueProviderSpec` has a
     ``provide(parameter, context)`` callable that yields
-    :class:`toolscore_mcp.providers.Candidate` values for one parameter, best first, with an
+    :class:`toolscore_mcp.values.providers.Candidate` values for one parameter, best first, with an
     evidence label (``source``). Providers are asked in descending ``priority``; the built-in
     ones use 80 (schema), 75 (discovered), 70 (description), 65 (harvested), 60 (meaning) and
     0 (generated). A candidate that breaks the parameter's schema is dropped. A provider that

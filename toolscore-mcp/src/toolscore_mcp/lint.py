@@ -9,7 +9,6 @@ since reports and fix lists quote them.
 
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
@@ -17,7 +16,7 @@ from typing import Any, Literal
 import attrs
 
 from toolscore_mcp.model import LintIssue, MCPToolDef
-from toolscore_mcp.registry import gather_specs
+from toolscore_mcp.registry import BUILTIN_RULE_MODULES, ensure_mcp_hooks, gather_specs
 
 __all__ = [
     "BUILTIN_RULE_MODULES",
@@ -29,17 +28,6 @@ __all__ = [
     "lint_rules_by_plugin",
     "lint_tools",
 ]
-
-#: Plugin modules holding the built-in rules, registered like any third-party plugin.
-BUILTIN_RULE_MODULES: tuple[str, ...] = (
-    "toolscore_mcp.rules.descriptions",
-    "toolscore_mcp.rules.naming",
-    "toolscore_mcp.rules.schema",
-    "toolscore_mcp.rules.references",
-    "toolscore_mcp.rules.poisoning",
-    "toolscore_mcp.rules.validity",
-    "toolscore_mcp.rules.refs",
-)
 
 
 @attrs.frozen
@@ -64,25 +52,6 @@ class LintRuleSpec:
     scope: Literal["tool", "server"] = "tool"
     order: int = 1000
     summary: str = ""
-
-
-def ensure_mcp_hooks(pm: Any) -> None:
-    """Make sure ``pm`` knows toolscore-mcp's hooks and built-in rules.
-
-    Normally done when the ``toolscore_mcp`` plugin is registered; this covers a manager
-    built without entry points (``TOOLSCORE_NO_PLUGINS``, tests, embedding).
-    """
-    from toolscore_mcp import hookspecs
-
-    caller = getattr(pm.hook, "toolscore_mcp_register_lint_rules", None)
-    if caller is None or not caller.has_spec():  # a plugin may implement it before the spec
-        pm.add_hookspecs(hookspecs)
-    from toolscore_mcp.conformance import BUILTIN_CHECK_MODULES
-
-    modules = (*BUILTIN_RULE_MODULES, *BUILTIN_CHECK_MODULES, "toolscore_mcp.builtin_providers")
-    for module_name in modules:
-        if not pm.has_plugin(module_name):
-            pm.register(importlib.import_module(module_name), name=module_name)
 
 
 def collect_lint_rules(pm: Any = None) -> list[LintRuleSpec]:

@@ -78,7 +78,7 @@ class MCPToolResult:
 
     @property
     def text(self) -> str:
-        from toolscore_mcp.content import content_to_text
+        from toolscore_mcp.client.content import content_to_text
 
         return content_to_text(self.content)
 

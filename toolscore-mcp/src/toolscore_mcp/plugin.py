@@ -20,24 +20,20 @@ def toolscore_add_hookspecs(plugin_manager: Any) -> None:
     """Add the lint-rule and scenario hooks.
 
     Only the hookspec module is imported here, on every start-up; the built-in lint rules
-    register themselves when linting first needs them (``lint.ensure_mcp_hooks``).
+    register themselves when linting first needs them (``registry.ensure_mcp_hooks``).
     """
-    from toolscore_mcp import hookspecs
+    from toolscore_mcp.registry import add_mcp_hookspecs
 
-    # A plugin registered earlier may implement the hook already (pluggy then holds it
-    # without a spec): has_spec, not hasattr, tells whether the specs were added.
-    caller = getattr(plugin_manager.hook, "toolscore_mcp_register_lint_rules", None)
-    if caller is None or not caller.has_spec():
-        plugin_manager.add_hookspecs(hookspecs)
+    add_mcp_hookspecs(plugin_manager)
 
 
 @hookimpl
 def toolscore_describe_provided(plugin_manager: Any) -> dict[str, dict[str, list[str]]]:
     """List lint rules and value providers under the plugins that register them
     (``toolscore plugins list``), toolscore-mcp's own under ``toolscore_mcp``."""
-    from toolscore_mcp.lint import ensure_mcp_hooks, lint_rules_by_plugin
-    from toolscore_mcp.providers import ValueProviderSpec
-    from toolscore_mcp.registry import gather_specs
+    from toolscore_mcp.lint import lint_rules_by_plugin
+    from toolscore_mcp.registry import ensure_mcp_hooks, gather_specs
+    from toolscore_mcp.values.providers import ValueProviderSpec
 
     described: dict[str, dict[str, list[str]]] = {}
     for plugin, rules in lint_rules_by_plugin(plugin_manager).items():
@@ -55,7 +51,8 @@ def toolscore_describe_provided(plugin_manager: Any) -> dict[str, dict[str, list
 @hookimpl
 def toolscore_register_commands(cli: click.Group) -> None:
     """Add ``toolscore mcp list|lint|test|record`` and ``toolscore demo``."""
-    from toolscore_mcp.cli import demo_command, mcp_group
+    from toolscore_mcp.cli.demo import demo_command
+    from toolscore_mcp.cli.group import mcp_group
 
     cli.add_command(mcp_group)
     cli.add_command(demo_command)

@@ -1,17 +1,51 @@
-"""Collect the named specs plugins register through one of toolscore-mcp's own hooks.
+"""toolscore-mcp's own hooks on a plugin manager: adding them, and gathering what they answer.
 
-Lint rules and value providers are registered the same way: each plugin's implementation
-returns specs with a ``name``. A plugin whose implementation raises, or returns something
-that is not a spec, is skipped; a second spec with a name already taken is skipped too. Each
-skip becomes one line in ``problems``, so a bad plugin never stops a run.
+Lint rules, conformance checks and value providers are registered the same way: each
+plugin's implementation returns specs with a ``name``. :func:`ensure_mcp_hooks` makes sure a
+manager knows the hooks and the built-in plugins (whichever way it was built);
+:func:`gather_specs` collects the specs. A plugin whose implementation raises, or returns
+something that is not a spec, is skipped; a second spec with a name already taken is skipped
+too. Each skip becomes one line in ``problems``, so a bad plugin never stops a run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any, Protocol, TypeVar
+import importlib
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-__all__ = ["gather_specs"]
+if TYPE_CHECKING:
+    from toolscore.plugins.manager import ToolscorePluginManager
+
+__all__ = [
+    "BUILTIN_CHECK_MODULES",
+    "BUILTIN_PROVIDER_MODULES",
+    "BUILTIN_RULE_MODULES",
+    "add_mcp_hookspecs",
+    "ensure_mcp_hooks",
+    "gather_specs",
+]
+
+#: Plugin modules holding the built-in lint rules, registered like any third-party plugin.
+BUILTIN_RULE_MODULES: tuple[str, ...] = (
+    "toolscore_mcp.rules.descriptions",
+    "toolscore_mcp.rules.naming",
+    "toolscore_mcp.rules.schema",
+    "toolscore_mcp.rules.references",
+    "toolscore_mcp.rules.poisoning",
+    "toolscore_mcp.rules.validity",
+    "toolscore_mcp.rules.refs",
+)
+
+#: Plugin modules holding the built-in conformance checks.
+BUILTIN_CHECK_MODULES: tuple[str, ...] = (
+    "toolscore_mcp.checks.definitions",
+    "toolscore_mcp.checks.results",
+    "toolscore_mcp.checks.session",
+    "toolscore_mcp.checks.http",
+)
+
+#: Plugin modules holding the built-in value providers.
+BUILTIN_PROVIDER_MODULES: tuple[str, ...] = ("toolscore_mcp.values.builtin_providers",)
 
 
 class _Named(Protocol):
@@ -22,25 +56,57 @@ class _Named(Protocol):
 S = TypeVar("S", bound=_Named)
 
 
+def add_mcp_hookspecs(pm: Any) -> None:
+    """Add toolscore-mcp's hookspecs to ``pm`` unless they are there already.
+
+    Called from the ``toolscore_add_hookspecs`` hook and by :func:`ensure_mcp_hooks`. A
+    plugin registered earlier may implement a hook already (pluggy then holds it without a
+    spec): ``has_spec``, not ``hasattr``, tells whether the specs were added.
+    """
+    from toolscore_mcp import hookspecs
+
+    caller = getattr(pm.hook, "toolscore_mcp_register_lint_rules", None)
+    if caller is None or not caller.has_spec():
+        pm.add_hookspecs(hookspecs)
+
+
+def ensure_mcp_hooks(pm: Any) -> None:
+    """Make sure ``pm`` knows toolscore-mcp's hooks and built-in rules, checks and providers.
+
+    Normally done when the ``toolscore_mcp`` plugin is registered; this covers a manager
+    built without entry points (``TOOLSCORE_NO_PLUGINS``, tests, embedding).
+    """
+    add_mcp_hookspecs(pm)
+    modules = (*BUILTIN_RULE_MODULES, *BUILTIN_CHECK_MODULES, *BUILTIN_PROVIDER_MODULES)
+    for module_name in modules:
+        if not pm.has_plugin(module_name):
+            pm.register(importlib.import_module(module_name), name=module_name)
+
+
 def gather_specs(
-    pm: Any, hook_name: str, spec_type: type[S], noun: str
+    pm: ToolscorePluginManager, hook_name: str, spec_type: type[S], noun: str
 ) -> tuple[dict[str, S], dict[str, str], list[str]]:
     """Specs by name, the plugin of each, and one line per skipped plugin or spec.
 
-    ``noun`` names a spec in those lines (``"lint rule"``). Implementations are read in
-    registration order, so a built-in keeps its name against a later plugin.
+    ``noun`` names a spec in those lines (``"lint rule"``). Implementations are called one
+    by one through the manager's ``call_each`` (in registration order, so a built-in keeps
+    its name against a later plugin); one that raises is a problem line, not a stopped run.
     """
     specs: dict[str, S] = {}
     owners: dict[str, str] = {}
     problems: list[str] = []
-    for plugin, answer in _answers(pm, hook_name, problems, noun):
+
+    def skipped(plugin: str, exc: BaseException) -> None:
+        problems.append(f"{noun}s of plugin {plugin!r} skipped: {exc}")
+
+    for plugin, answer in pm.call_each(hook_name, _on_error=skipped):
         try:
             produced = list(answer or ())
             bad = [spec for spec in produced if not isinstance(spec, spec_type)]
             if bad:
                 raise TypeError(f"returned {type(bad[0]).__name__}, expected {spec_type.__name__}")
         except Exception as exc:
-            problems.append(f"{noun}s of plugin {plugin!r} skipped: {exc}")
+            skipped(plugin, exc)
             continue
         for spec in produced:
             if spec.name in specs:
@@ -52,29 +118,3 @@ def gather_specs(
             specs[spec.name] = spec
             owners[spec.name] = plugin
     return specs, owners, problems
-
-
-def _answers(pm: Any, hook_name: str, problems: list[str], noun: str) -> Iterator[tuple[str, Any]]:
-    """``(plugin, answer)`` in pluggy's calling order, each implementation called on its own
-    through pluggy (so tracing and argument binding apply); one that raises is a problem line.
-
-    A plain pluggy manager (a test's) has no ``call_each``; its hook is called per plugin here.
-    """
-
-    def skipped(plugin: str, exc: BaseException) -> None:
-        problems.append(f"{noun}s of plugin {plugin!r} skipped: {exc}")
-
-    call_each = getattr(pm, "call_each", None)
-    if call_each is not None:
-        yield from call_each(hook_name, _on_error=skipped)
-        return
-    caller = getattr(pm.hook, hook_name)
-    impls = [i for i in caller.get_hookimpls() if not (i.hookwrapper or i.wrapper)]
-    for impl in reversed(impls):
-        others = [other.plugin for other in impls if other is not impl]
-        try:
-            answers = pm.subset_hook_caller(hook_name, others)()
-        except Exception as exc:
-            skipped(impl.plugin_name, exc)
-            continue
-        yield impl.plugin_name, answers[0] if answers else None

@@ -4,7 +4,7 @@ Annotations are how a client decides whether to ask before a call: ``readOnlyHin
 ``destructiveHint``, ``idempotentHint`` and ``openWorldHint`` are booleans and ``title`` a
 string. ``destructiveHint`` and ``idempotentHint`` mean something only when ``readOnlyHint``
 is false, so a read-only tool that also claims to be destructive contradicts itself. A tool
-whose name says it deletes or writes (the roles of :mod:`toolscore_mcp.roles`), or whose
+whose name says it deletes or writes (the roles of :mod:`toolscore_mcp.values.roles`), or whose
 name or description says it reaches the network, should say so in its annotations rather
 than leave the client to the defaults.
 """
@@ -20,8 +20,8 @@ from toolscore.lazy_pattern import lazy_pattern
 
 from toolscore_mcp.conformance import ConformanceCheckSpec, ConformanceContext, ConformanceFinding
 from toolscore_mcp.model import MCPToolDef
-from toolscore_mcp.providers import name_tokens
-from toolscore_mcp.roles import tool_role
+from toolscore_mcp.values.providers import name_tokens
+from toolscore_mcp.values.roles import tool_role
 
 __all__ = ["annotation_findings", "reaches_network"]
 

@@ -15,10 +15,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Literal
 
 from toolscore import hookimpl
-from toolscore.schema_subset import instance_is_valid
 
 from toolscore_mcp.conformance import ConformanceCheckSpec, ConformanceContext, ConformanceFinding
 from toolscore_mcp.model import MCPToolDef, ScenarioResult
+from toolscore_mcp.values.schema_subset import instance_is_valid
 
 __all__ = ["EDGE_OUTCOMES", "edge_outcome", "edge_outcome_counts"]
 

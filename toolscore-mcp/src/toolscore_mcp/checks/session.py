@@ -18,8 +18,8 @@ from typing import Any
 from toolscore import hookimpl
 from toolscore.lazy_pattern import lazy_pattern
 
+from toolscore_mcp.client.errors import MCPError
 from toolscore_mcp.conformance import ConformanceCheckSpec, ConformanceContext, ConformanceFinding
-from toolscore_mcp.errors import MCPError
 
 __all__: list[str] = []
 

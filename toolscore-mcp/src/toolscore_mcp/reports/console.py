@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from toolscore.terminal_text import shown
 
+from toolscore_mcp.grading.scorecard import MCPScorecard, ToolCoverage, ToolSummary
 from toolscore_mcp.reports.coverage import (
     explained_results,
     grade_text,
@@ -24,7 +25,6 @@ from toolscore_mcp.reports.coverage import (
     tool_statuses,
     try_lines,
 )
-from toolscore_mcp.scorecard import MCPScorecard, ToolCoverage, ToolSummary
 
 if TYPE_CHECKING:
     from rich.console import Console

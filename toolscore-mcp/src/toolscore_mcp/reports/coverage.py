@@ -13,8 +13,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from toolscore_mcp.grading.scorecard import MCPScorecard, ToolCoverage
 from toolscore_mcp.model import ScenarioResult
-from toolscore_mcp.scorecard import MCPScorecard, ToolCoverage
 
 __all__ = [
     "ARGUMENTS_LIMIT",

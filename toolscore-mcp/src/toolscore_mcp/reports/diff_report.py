@@ -1,4 +1,4 @@
-"""A tool-surface diff (:mod:`toolscore_mcp.surface_diff`) as text, Markdown, JSON or SARIF.
+"""A tool-surface diff (:mod:`toolscore_mcp.surface.diff`) as text, Markdown, JSON or SARIF.
 
 In SARIF each change is a result whose ``partialFingerprints`` hold the change's stable
 fingerprint (tool, kind of change, where), so GitHub code scanning keeps one alert per
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from toolscore_mcp.surface_diff import KIND_ORDER, SurfaceChange
+from toolscore_mcp.surface.diff import KIND_ORDER, SurfaceChange
 
 __all__ = ["diff_to_json", "diff_to_markdown", "diff_to_sarif", "diff_to_text"]
 

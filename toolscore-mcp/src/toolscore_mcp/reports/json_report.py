@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolscore_mcp.grading.scorecard import MCPScorecard
 from toolscore_mcp.model import ScenarioResult
-from toolscore_mcp.scorecard import MCPScorecard
 
 __all__ = ["coverage_to_json", "result_to_json", "scorecard_to_json"]
 

@@ -10,6 +10,7 @@ repository, and the file may be printed on a terminal.
 
 from __future__ import annotations
 
+from toolscore_mcp.grading.scorecard import MCPScorecard
 from toolscore_mcp.reports.console import scenarios_cell, scorecard_title
 from toolscore_mcp.reports.coverage import (
     explained_results,
@@ -20,7 +21,6 @@ from toolscore_mcp.reports.coverage import (
     tool_statuses,
     try_lines,
 )
-from toolscore_mcp.scorecard import MCPScorecard
 
 __all__ = ["scorecard_to_markdown"]
 

@@ -21,15 +21,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolscore_mcp.conformance import ConformanceFinding
-from toolscore_mcp.model import LintIssue, ScenarioResult
-from toolscore_mcp.reports.coverage import result_headline
-from toolscore_mcp.scorecard import (
+from toolscore_mcp.grading.scorecard import (
     FIX_EDGE,
     FIX_ERROR_AS_SUCCESS,
     FIX_HAPPY,
     FIX_OUTPUT_SCHEMA,
     MCPScorecard,
 )
+from toolscore_mcp.model import LintIssue, ScenarioResult
+from toolscore_mcp.reports.coverage import result_headline
 
 __all__ = ["SCENARIO_RULES", "lint_to_sarif", "scenario_rule", "scorecard_to_sarif"]
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from toolscore_mcp.checks.provider_compat import PROVIDERS, incompatible_count
 from toolscore_mcp.checks.results import edge_outcome, edge_outcome_counts
-from toolscore_mcp.compat import PROVIDERS, incompatible_count
-from toolscore_mcp.scorecard import MCPScorecard
+from toolscore_mcp.grading.scorecard import MCPScorecard
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -6,9 +6,9 @@ from collections.abc import Iterable, Iterator
 
 from toolscore import hookimpl
 
+from toolscore_mcp.grading.tokens import tool_definition_tokens
 from toolscore_mcp.lint import LintRuleSpec, ServerText
 from toolscore_mcp.model import LintIssue, MCPToolDef
-from toolscore_mcp.tokens import tool_definition_tokens
 
 MIN_DESCRIPTION_LENGTH = 10
 LARGE_DEFINITION_TOKENS = 200

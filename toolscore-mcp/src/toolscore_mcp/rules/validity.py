@@ -17,10 +17,10 @@ from typing import Any
 
 from toolscore import hookimpl
 from toolscore.lazy_pattern import lazy_pattern
-from toolscore.schema_subset import schema_is_valid
 
 from toolscore_mcp.lint import LintRuleSpec, ServerText
 from toolscore_mcp.model import LintIssue, MCPToolDef
+from toolscore_mcp.values.schema_subset import schema_is_valid
 
 __all__ = ["SERVER_OWNER", "listing_issues", "schema_problem"]
 

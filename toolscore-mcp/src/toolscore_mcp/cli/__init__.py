@@ -1,0 +1,1 @@
+"""The ``toolscore mcp`` command line, one module per command group."""

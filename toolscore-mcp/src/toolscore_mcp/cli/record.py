@@ -1,0 +1,40 @@
+"""``toolscore mcp record``: sit between a client and a stdio server and save the tool calls."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from toolscore_mcp.cli.options import abort, resolve_target, server_options
+
+__all__ = ["record_command"]
+
+
+@click.command("record", context_settings={"ignore_unknown_options": True})
+@server_options(remote=False, timeout=False)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="Session file to write (scores with `toolscore eval`).",
+)
+def record_command(output: Path, **server: Any) -> None:
+    """Record real tool calls between an MCP client and a server."""
+    from toolscore_mcp.client.recorder import MCPRecorder
+
+    target = resolve_target(**server)
+    recorder = MCPRecorder(
+        list(target.command), output, env=dict(target.env) or None, cwd=target.cwd
+    )
+    try:
+        code = recorder.run()
+    except OSError as exc:
+        abort(f"Failed to launch MCP server {list(target.command)}: {exc.strerror or exc}")
+    print(
+        f"toolscore: recorded {recorder.calls_recorded} tool call(s) to {output}", file=sys.stderr
+    )
+    sys.exit(code)

@@ -1,0 +1,371 @@
+"""``toolscore mcp test``: grade a server, write the report, and apply the CI gates.
+
+The run itself is :func:`toolscore_mcp.grading.harness.grade_server`; this module turns the
+options into its settings, shows progress on a terminal, writes the report file, prints the
+scorecard and exits 1 when a gate (grade, budget, lock, blocking issues) fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+
+from toolscore_mcp.cli.options import (
+    abort,
+    budget_options,
+    output_console,
+    parse_budget_options,
+    plugin_manager_of,
+    resolve_target,
+    server_options,
+)
+
+__all__ = ["test_command"]
+
+_GRADES = ("A", "B", "C", "D", "F")
+
+
+@click.command("test")
+@server_options()
+@click.option(
+    "--cases", type=int, default=3, show_default=True, help="Happy-path scenarios per tool."
+)
+@click.option("--no-edge-cases", is_flag=True, help="Skip the edge-case scenarios.")
+@click.option(
+    "--concurrency",
+    type=click.IntRange(1, 64),
+    default=10,
+    show_default=True,
+    help="Scenarios in flight at once.",
+)
+@click.option(
+    "--report",
+    type=click.Choice(["md", "json", "sarif"]),
+    help="Write a report file (needs --output): Markdown, JSON, or SARIF (lint and scenario findings).",
+)
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Report file path.")
+@click.option(
+    "--fail-under", help="Exit 1 when the grade is worse than this (A-F).", metavar="GRADE"
+)
+@click.option(
+    "--ci",
+    is_flag=True,
+    help=(
+        "CI mode: also write the scorecard to $GITHUB_STEP_SUMMARY and exit 1 on blocking issues "
+        "(a tool that fails on valid input, a crash or hang, or a schema error)."
+    ),
+)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="With --ci: also fail on inconclusive happy paths (rejected input, missing network or setup).",
+)
+@click.option(
+    "--startup-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    help="Seconds the server may take to start and answer initialize (apart from --timeout).",
+)
+@click.option(
+    "--scenarios",
+    "scenarios_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A scenario file (YAML or JSON): arguments, setup calls, expectations and skips per tool.",
+)
+@click.option(
+    "--save-scenarios",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a starter scenario file from what this run learned (arguments that worked).",
+)
+@click.option(
+    "--recorded",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="An 'mcp record' session: arguments that worked there are tried first.",
+)
+@click.option(
+    "--no-sandbox",
+    is_flag=True,
+    help="Do not create the run's sandbox (files, git repository, database, loopback web server).",
+)
+@click.option(
+    "--client",
+    type=click.Choice(["auto", "sdk"]),
+    default="auto",
+    show_default=True,
+    help="MCP client: auto uses a small built-in client for stdio servers (no SDK import) and "
+    "the official SDK for HTTP and SSE; sdk uses the SDK for every server.",
+)
+@click.option(
+    "-v",
+    "--verbose",
+    is_flag=True,
+    help="Explain each failed or inconclusive happy path try by try (also with --report).",
+)
+@budget_options
+@click.option(
+    "--lock",
+    "lock_file",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    help="A reviewed mcp.lock.json: exit 1 when the server's tools differ from it.",
+)
+@click.pass_context
+def test_command(
+    ctx: click.Context,
+    /,
+    cases: int,
+    no_edge_cases: bool,
+    concurrency: int,
+    report: str | None,
+    output: Path | None,
+    fail_under: str | None,
+    ci: bool,
+    strict: bool,
+    startup_timeout: float,
+    scenarios_file: Path | None,
+    save_scenarios: Path | None,
+    recorded: Path | None,
+    no_sandbox: bool,
+    client: str,
+    verbose: bool,
+    budget: str | None,
+    max_tools: str | None,
+    lock_file: Path | None,
+    timeout: float,
+    **server: Any,
+) -> None:
+    """Run the full scorecard against an MCP server.
+
+    Every run gets a fresh sandbox, built when first needed: {sandbox} in the command, its
+    env or a config file is a temporary folder with text, JSON, CSV, xlsx and PNG files, a git
+    repository and a SQLite database, and {sandbox_url} a web server on 127.0.0.1. Nothing is
+    written outside it.
+
+    COMMAND is the server's launch command as one quoted string ("python server.py"), or
+    several words after --; a URL (or --url) for a remote server; or --config.
+    """
+    report = _report_format(report, output, fail_under)
+    limits = parse_budget_options(budget, max_tools)
+    locked = None
+    if lock_file is not None:
+        from toolscore_mcp.cli.surface import read_lock_or_fail
+
+        locked = read_lock_or_fail(str(lock_file))
+    target = resolve_target(**server)
+    from toolscore_mcp.client.prelaunch import prelaunch
+
+    early = prelaunch(target, client=client)  # boots while the rest gets ready
+    try:
+        card = _run_scorecard(
+            ctx,
+            target,
+            cases=cases,
+            edge_cases=not no_edge_cases,
+            timeout=timeout,
+            concurrency=concurrency,
+            startup_timeout=startup_timeout,
+            sandbox=not no_sandbox,
+            client=client,
+            scenarios=str(scenarios_file) if scenarios_file else None,
+            recorded=str(recorded) if recorded else None,
+            prelaunched=early,
+        )
+    finally:
+        if early is not None:
+            early.discard()
+    import attrs
+
+    card = attrs.evolve(card, budget=limits)
+    if locked is not None:
+        card = _with_lock_changes(card, locked)
+    if save_scenarios is not None:
+        _save_scenarios(card, save_scenarios)
+    _finish(
+        card,
+        report=report,
+        output=output,
+        fail_under=fail_under,
+        ci=ci,
+        strict=strict,
+        verbose=verbose,
+    )
+
+
+def _report_format(report: str | None, output: Path | None, fail_under: str | None) -> str | None:
+    """Check ``--fail-under``, ``--report`` and ``--output`` together; the report format,
+    from ``--report`` or else from the output file's extension."""
+    if fail_under is not None and fail_under.upper() not in _GRADES:
+        abort(f"--fail-under must be one of A-F, got {fail_under!r}.", 2)
+    if report is not None and output is None:
+        abort("--report requires --output PATH.", 2)
+    if output is not None and report is None:
+        report = {".json": "json", ".sarif": "sarif"}.get(output.suffix.lower(), "md")
+    return report
+
+
+def _with_lock_changes(card: Any, locked: dict[str, dict[str, Any]]) -> Any:
+    """``card`` with the changes of its tools against the reviewed lock (``--lock``)."""
+    import attrs
+
+    from toolscore_mcp.surface.diff import diff_surfaces
+    from toolscore_mcp.surface.lock import normalized
+
+    changes = diff_surfaces(locked, {tool.name: normalized(tool) for tool in card.tools})
+    return attrs.evolve(card, lock_changes=tuple(changes))
+
+
+def _save_scenarios(card: Any, path: Path) -> None:
+    from toolscore_mcp.scenarios.file_writer import write_scenario_file
+    from toolscore_mcp.scenarios.starter import starter_from_run
+
+    document = starter_from_run(card.tools, card.results, placeholders=dict(card.sandbox))
+    try:
+        write_scenario_file(document, path)
+    except OSError as exc:
+        abort(f"Cannot write {path}: {exc.strerror or exc}")
+    click.echo(f"Wrote starter scenarios to {path}.", err=True)
+
+
+@contextlib.contextmanager
+def _progress_display() -> Iterator[Any]:
+    """A live "tools done of total, current tool" line on a terminal; nothing otherwise."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from toolscore.terminal_text import shown_markup
+
+    with Progress(
+        TextColumn("[bold]testing[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}"),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("", total=None)
+
+        def update(done: int, total: int, tool: str) -> None:
+            bar.update(task, completed=done, total=total, description=shown_markup(tool))
+
+        yield update
+
+
+def _finish(
+    card: Any,
+    *,
+    report: str | None,
+    output: Path | None,
+    fail_under: str | None,
+    ci: bool,
+    strict: bool = False,
+    verbose: bool = False,
+) -> None:
+    """Write the report, print the scorecard, and apply the gates."""
+    from rich.text import Text
+    from toolscore.terminal_text import shown
+
+    from toolscore_mcp.reports.console import print_scorecard
+    from toolscore_mcp.reports.markdown import scorecard_to_markdown
+
+    console = output_console()
+    wrote = False
+    if report is not None and output is not None:
+        _write_report(card, report, output)
+        name = shown(card.server.name or "server", one_line=True)
+        console.print(
+            Text(
+                f"{name} -> Grade {card.grade} (score {card.score:.0%}). Report written to {output}."
+            )
+        )
+        wrote = True
+    if ci or verbose or not wrote:
+        print_scorecard(card, console, verbose=verbose)
+    if ci:
+        summary = os.environ.get("GITHUB_STEP_SUMMARY")
+        if summary:
+            try:
+                with open(summary, "a", encoding="utf-8") as handle:
+                    handle.write(scorecard_to_markdown(card) + "\n")
+            except OSError as exc:
+                abort(f"Cannot write the GitHub job summary {summary}: {exc.strerror or exc}")
+            console.print(
+                Text("Wrote the scorecard to the GitHub Actions job summary.", style="dim")
+            )
+    from toolscore_mcp.grading.scorecard import grade_meets
+
+    if fail_under is not None and not grade_meets(card.grade, fail_under):
+        console.print(
+            Text(f"Grade {card.grade} is below the required {fail_under.upper()}.", style="red")
+        )
+        sys.exit(1)
+    breaches = card.budget_report().breaches()
+    if breaches:
+        console.print(Text(f"Over budget: {'; '.join(breaches)}.", style="red"))
+        sys.exit(1)
+    if card.lock_changes:
+        console.print(
+            Text(
+                f"The tool surface differs from the lock file ({len(card.lock_changes)} "
+                "unreviewed change(s)); review them, then run 'toolscore mcp lock'.",
+                style="red",
+            )
+        )
+        sys.exit(1)
+    if ci and fail_under is None and card.blocking:
+        console.print(Text("Blocking issues found (see 'Top issues to fix' above).", style="red"))
+        sys.exit(1)
+    if ci and strict and card.blocking_strict:
+        console.print(
+            Text(f"Inconclusive tools under --strict: {card.coverage_line()}.", style="red")
+        )
+        sys.exit(1)
+
+
+def _write_report(card: Any, report: str, output: Path) -> None:
+    import json
+
+    from toolscore.fileio import atomic_write_text
+
+    from toolscore_mcp.client.target import toolscore_version
+    from toolscore_mcp.reports.json_report import scorecard_to_json
+    from toolscore_mcp.reports.markdown import scorecard_to_markdown
+    from toolscore_mcp.reports.sarif import scorecard_to_sarif
+
+    if report == "json":
+        text = json.dumps(scorecard_to_json(card), indent=2) + "\n"
+    elif report == "sarif":
+        log = scorecard_to_sarif(card, version=toolscore_version())
+        text = json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    else:
+        text = scorecard_to_markdown(card)
+    try:
+        atomic_write_text(output, text)
+    except OSError as exc:
+        abort(f"Cannot write {output}: {exc.strerror or exc}")
+
+
+def _run_scorecard(ctx: click.Context, target: Any, **settings: Any) -> Any:
+    """Grade ``target`` with ``TestOptions(**settings)`` and a live progress display; a server
+    that cannot start, or a bad scenario file or recording, ends the command with one line."""
+    from toolscore.errors import InputError
+
+    from toolscore_mcp.client.errors import MCPError
+    from toolscore_mcp.grading.harness import TestOptions, grade_server, run_sync
+
+    pm = plugin_manager_of(ctx)
+    with _progress_display() as progress:
+        options = TestOptions(progress=progress, **settings)
+        try:
+            return run_sync(lambda: grade_server(target, options, pm=pm))
+        except MCPError as exc:
+            abort(f"Failed to test MCP server: {exc}")
+        except InputError as exc:  # a bad scenario file or recording, read before the launch
+            abort(str(exc), 2)

@@ -1,0 +1,1 @@
+"""Talk to an MCP server: transports, the client session, recording."""

@@ -1,0 +1,1 @@
+"""Grading: classify each call, give verdicts, build the scorecard."""

@@ -1,0 +1,521 @@
+"""Put the pieces together: connect, list, discover, plan, run, lint, score.
+
+``grade_server`` is what ``toolscore mcp test`` and ``toolscore demo`` run;
+``query_server`` is what ``mcp list`` and ``mcp lint`` need. Both are coroutines; run them
+with :func:`run_sync` from synchronous code.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+import attrs
+from toolscore.lazy_pattern import lazy_pattern
+
+from toolscore_mcp.client.base import junk_note
+from toolscore_mcp.client.errors import MCPError
+from toolscore_mcp.client.prelaunch import Prelaunched
+from toolscore_mcp.client.session import MCPConnection
+from toolscore_mcp.client.target import DEFAULT_STARTUP_TIMEOUT, ServerTarget
+from toolscore_mcp.grading.scorecard import MCPScorecard
+from toolscore_mcp.model import MCPToolDef, Scenario, ServerDetails
+from toolscore_mcp.sandbox.lazy import LazySandbox
+from toolscore_mcp.scenarios.campaign import Campaign
+from toolscore_mcp.scenarios.runner import DEFAULT_CONCURRENCY, ServerHandle
+from toolscore_mcp.values.generate import ValueContext
+from toolscore_mcp.values.schema_subset import schema_is_valid
+
+__all__ = ["TestOptions", "grade_server", "load_tools_file", "query_server", "run_sync"]
+
+T = TypeVar("T")
+
+#: Tools that tell which values are valid: called first (with no arguments) when they need none.
+_LISTER = lazy_pattern(r"^(?:list|get)_(?:allowed|available|valid|supported)_(?P<noun>[a-z0-9_]+)$")
+_ROOT_NOUNS = ("directories", "dirs", "roots", "folders", "paths")
+_PATH_LINE = lazy_pattern(r"^(?:[A-Za-z]:\\|/)[^\s]*")
+
+
+@attrs.frozen
+class TestOptions:
+    __test__ = False  # not a pytest test class, despite the name
+
+    """How ``mcp test`` exercises a server."""
+
+    cases: int = 3
+    edge_cases: bool = True
+    timeout: float = 30.0
+    concurrency: int = DEFAULT_CONCURRENCY
+    #: Call tools that list valid values/roots first, and use what they say.
+    discover: bool = True
+    #: ``auto`` (the small client for stdio servers, the SDK for HTTP and SSE), ``sdk`` (the
+    #: official SDK's ClientSession always) or ``lite`` (see :mod:`toolscore_mcp.client.lite`).
+    client: str = "auto"
+    #: Seconds the server may take to start and answer ``initialize``.
+    startup_timeout: float = DEFAULT_STARTUP_TIMEOUT
+    #: Give the run a sandbox (files, a git repository, a database, a loopback web server)
+    #: for ``{sandbox}`` in the command and for path and URL arguments.
+    sandbox: bool = True
+    #: A scenario file (YAML or JSON) whose arguments, setup and skips come first.
+    scenarios: str | None = None
+    #: An ``mcp record`` session whose successful calls give arguments that worked.
+    recorded: str | None = None
+    #: Called with (done, total, tool) as calls settle (the live progress display).
+    progress: Any = attrs.field(default=None, eq=False)
+    #: The server, started by the command ahead of the run (:mod:`toolscore_mcp.client.prelaunch`);
+    #: the run's first connection takes it over, and the run ends it if unclaimed.
+    prelaunched: Prelaunched | None = attrs.field(default=None, eq=False)
+
+
+def run_sync(coroutine_factory: Callable[[], Awaitable[T]]) -> T:
+    """Run a coroutine to completion on a fresh event loop (plain asyncio: see
+    :mod:`toolscore_mcp.client.aio`)."""
+    from toolscore_mcp.client.aio import run
+
+    async def main() -> T:
+        return await coroutine_factory()
+
+    return run(main)
+
+
+async def query_server(
+    target: ServerTarget,
+    timeout: float = 30.0,
+    startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
+) -> tuple[ServerDetails, list[MCPToolDef]]:
+    """Handshake and ``tools/list``; raises :class:`MCPError` with a one-line message."""
+    async with _connection(target, timeout, startup_timeout, "auto") as connection:
+        tools = await connection.list_tools()
+        return connection.details, tools
+
+
+def _connection(
+    target: ServerTarget,
+    timeout: float,
+    startup_timeout: float,
+    client: str,
+    prelaunched: Prelaunched | None = None,
+) -> MCPConnection:
+    """A connection (not yet opened) to ``target`` with the chosen client: the small stdio
+    client for stdio servers unless ``client`` is ``sdk``; the SDK for HTTP and SSE. The small
+    client takes over ``prelaunched`` when it was launched as it would launch ``target``."""
+    if client != "sdk" and target.transport == "stdio":
+        from toolscore_mcp.client.lite import LiteConnection
+
+        lite = LiteConnection(
+            target, timeout, startup_timeout=startup_timeout, prelaunched=prelaunched
+        )
+        return cast(MCPConnection, lite)  # the same interface, duck-typed
+    return MCPConnection(target, timeout, startup_timeout=startup_timeout)
+
+
+def _required(tool: MCPToolDef) -> list[Any]:
+    required = tool.input_schema.get("required") if tool.input_schema else None
+    return list(required) if isinstance(required, list) else []
+
+
+def _values_from_text(text: str) -> list[str]:
+    stripped = text.strip()
+    if stripped.startswith(("[", "{")):
+        try:
+            data = json.loads(stripped)
+        except ValueError:
+            data = None
+        if isinstance(data, Mapping):
+            data = next((v for v in data.values() if isinstance(v, list)), None)
+        if isinstance(data, list):
+            return [str(item) for item in data if isinstance(item, (str, int, float))]
+    values: list[str] = []
+    for line in stripped.splitlines():
+        item = line.strip().lstrip("-*• ").strip()
+        if item and not item.endswith(":") and len(item) <= 200:
+            values.append(item)
+    return values
+
+
+async def discover_values(
+    connection: MCPConnection, tools: Sequence[MCPToolDef], timeout: float
+) -> tuple[ValueContext, list[str]]:
+    """Ask the server which values are valid, through its own listing tools.
+
+    A tool named like ``list_allowed_directories`` or ``get_available_timezones`` that needs
+    no arguments is called once. Paths in its answer become roots for path-like parameters;
+    other values become known values for parameters named after its noun.
+    """
+    roots: list[str] = []
+    known: dict[str, list[str]] = {}
+    notes: list[str] = []
+    for tool in tools:
+        match = _LISTER.match(tool.name)
+        if not match or _required(tool):
+            continue
+        try:
+            result = await connection.call_tool(tool.name, {}, timeout)
+        except MCPError:
+            continue
+        if result.is_error:
+            continue
+        values = _values_from_text(result.text)
+        noun = match.group("noun")
+        if noun in _ROOT_NOUNS or noun.endswith(_ROOT_NOUNS):
+            found = [m.group(0) for v in values if (m := _PATH_LINE.match(v))]
+            if found:
+                roots.extend(found)
+                notes.append(f"{tool.name} lists allowed roots; path arguments use {found[0]}.")
+            continue
+        singular = noun[:-1] if noun.endswith("s") else noun
+        for other in tools:
+            properties = other.input_schema.get("properties") if other.input_schema else None
+            for name in properties or {}:
+                if values and singular and singular in name.lower():
+                    known.setdefault(name, values[:5])
+        if values:
+            notes.append(f"{tool.name} lists valid {noun}; {singular} arguments use {values[0]!r}.")
+    return ValueContext(known_values=known, roots=tuple(roots)), notes
+
+
+def _needs_tasks(tool: MCPToolDef) -> bool:
+    execution = tool.raw.get("execution")
+    return isinstance(execution, Mapping) and execution.get("taskSupport") == "required"
+
+
+def _extra_scenarios(tools: Sequence[MCPToolDef], pm: Any) -> list[Scenario]:
+    """The scenarios plugins add per tool (``toolscore_mcp_extra_scenarios``).
+
+    Each implementation is called on its own through the manager's ``call_each``: a plugin
+    that raises is recorded by the manager (named on stderr, skipped in this hook for the
+    rest of the run) and the other plugins' scenarios still run.
+    """
+    if pm is None or not hasattr(pm.hook, "toolscore_mcp_extra_scenarios"):
+        return []
+    extra: list[Scenario] = []
+    for tool in tools:
+        for _plugin, produced in pm.call_each("toolscore_mcp_extra_scenarios", tool=tool):
+            extra.extend(s for s in produced or () if isinstance(s, Scenario))
+    return extra
+
+
+def _import_jsonschema_if_needed(tools: list[MCPToolDef]) -> None:
+    """Import jsonschema now if a tool's schema is beyond :mod:`toolscore_mcp.values.schema_subset`.
+
+    Verdicts validate against schemas; importing jsonschema (about 50 ms) in the middle of
+    the run would stall the event loop and inflate the latencies of calls in flight. Plain
+    schemas never need it.
+    """
+    schemas = [s for tool in tools for s in (tool.input_schema, tool.output_schema) if s]
+    if any(schema_is_valid(schema) is not True for schema in schemas):
+        import jsonschema.validators  # noqa: F401
+
+
+async def grade_server(
+    target: ServerTarget, options: TestOptions | None = None, *, pm: Any = None
+) -> MCPScorecard:
+    """The full scorecard for one server; raises :class:`MCPError` only if it cannot start
+    or list its tools."""
+    from toolscore_mcp.registry import ensure_mcp_hooks
+    from toolscore_mcp.values.synthesizer import collect_value_providers
+
+    options = options or TestOptions()
+    if pm is None:
+        from toolscore.plugins import get_plugin_manager
+
+        pm = get_plugin_manager()
+    ensure_mcp_hooks(pm)
+    plan_file = _load_plan(options)
+    recorded = _load_recorded(options)
+    sandbox = _make_sandbox(options)
+    if sandbox is not None:
+        target = _in_sandbox(target, sandbox)
+
+    async def opener() -> MCPConnection:
+        connection = _connection(
+            target, options.timeout, options.startup_timeout, options.client, options.prelaunched
+        )
+        return await connection.__aenter__()
+
+    server = ServerHandle(opener)
+    try:
+        first = await server.get()
+        if options.prelaunched is not None:
+            options.prelaunched.discard()  # launched otherwise than the run does: not needed
+        details = first.details
+        tools = await first.list_tools()
+        _import_jsonschema_if_needed(tools)
+        listing_problems = list(first.listing_problems)
+        discovered, notes = (
+            await discover_values(first, tools, options.timeout)
+            if options.discover
+            else (ValueContext(), [])
+        )
+        providers, problems = collect_value_providers(pm)
+        notes += problems
+        planned, file_notes, skipped = _planned_from_file(plan_file, tools, sandbox)
+        notes += file_notes
+        skipped += [
+            (tool.name, "requires task-augmented execution, which toolscore does not exercise")
+            for tool in tools
+            if _needs_tasks(tool)
+        ]
+        skipped_names = {name for name, _ in skipped}
+        runnable = [tool for tool in tools if tool.name not in skipped_names]
+        campaign = _campaign(
+            server, runnable, providers, discovered, recorded, sandbox, planned, options
+        )
+        results = await campaign.run(_extra_scenarios(runnable, pm))
+        notes += campaign.notes
+        conformance = await _conformance(server, target, details, tools, results, options, pm)
+    finally:
+        await server.close()
+        if options.prelaunched is not None:
+            options.prelaunched.discard()
+        if sandbox is not None:
+            sandbox.close()
+    stats = server.stats
+    notes += _server_notes(stats)
+    lint = _lint_findings(listing_problems, tools, details.instructions, pm)
+    return MCPScorecard(
+        server=details,
+        tools=tuple(tools),
+        results=tuple(results),
+        lint=tuple(lint),
+        notes=tuple(dict.fromkeys(notes)),
+        restarts=stats.restarts,
+        crashes=stats.crashes,
+        junk_lines=stats.junk_lines,
+        skipped=tuple(skipped),
+        sandbox=sandbox.placeholders() if sandbox is not None else (),
+        conformance=tuple(conformance),
+    )
+
+
+def _lint_findings(
+    listing_problems: Sequence[Any], tools: Sequence[MCPToolDef], instructions: str | None, pm: Any
+) -> list[Any]:
+    """The scorecard's lint list: problems of the tools/list answer itself, then the rules'."""
+    from toolscore_mcp.lint import lint_tools
+    from toolscore_mcp.rules.validity import listing_issues
+
+    return listing_issues(listing_problems) + lint_tools(tools, instructions, pm=pm)
+
+
+def _campaign(
+    server: ServerHandle,
+    runnable: list[MCPToolDef],
+    providers: Any,
+    discovered: ValueContext,
+    recorded: Any,
+    sandbox: LazySandbox | None,
+    planned: dict[str, list[Scenario]],
+    options: TestOptions,
+) -> Campaign:
+    """The run's campaign over the runnable tools: the synthesis context (sandbox, values
+    discovered from listings, the recorded session) and the options' limits."""
+    from toolscore_mcp.values.harvest import Harvest
+    from toolscore_mcp.values.providers import SynthesisContext
+
+    context = SynthesisContext(
+        sandbox=sandbox,
+        known_values=discovered.known_values,
+        roots=discovered.roots,
+        harvested=Harvest(),
+        recorded=recorded,
+    )
+    return Campaign(
+        server=server,
+        tools=runnable,
+        providers=providers,
+        context=context,
+        cases=options.cases,
+        edge_cases=options.edge_cases,
+        timeout=options.timeout,
+        concurrency=options.concurrency,
+        planned=planned,
+        progress=options.progress,
+    )
+
+
+def _planned_from_file(
+    plan_file: Any, tools: Sequence[MCPToolDef], sandbox: LazySandbox | None
+) -> tuple[dict[str, list[Scenario]], list[str], list[tuple[str, str]]]:
+    """The scenario file's scenarios by tool (sandbox placeholders filled in), its notes,
+    and the tools it says to skip with their reasons; all empty without a file."""
+    planned: dict[str, list[Scenario]] = {}
+    if plan_file is None:
+        return planned, [], []
+    from toolscore_mcp.scenarios.file_plans import plans_for
+
+    file_scenarios, file_notes = plans_for(plan_file, tools)
+    for scenario in file_scenarios:
+        if sandbox is not None:
+            scenario = attrs.evolve(
+                scenario,
+                arguments=sandbox.substitute_all(scenario.arguments),
+                setup=sandbox.substitute_all(scenario.setup),
+            )
+        planned.setdefault(scenario.tool, []).append(scenario)
+    skipped = [(name, plan.skip) for name, plan in plan_file.tools.items() if plan.skip]
+    return planned, list(file_notes), skipped
+
+
+def _server_notes(stats: Any) -> list[str]:
+    """Run notes about how the server behaved: junk on stdout, restarts, a missing credential."""
+    notes: list[str] = []
+    if stats.junk_lines:
+        note = junk_note(stats.junk_lines, stats.first_junk, stats.junk_binary)
+        notes.append(f"the server {note}; stdout must carry only protocol messages.")
+    if stats.restarts:
+        notes.append(f"the server was restarted {stats.restarts} time(s) after crashes or hangs.")
+    if stats.missing_credential:
+        notes.append(
+            f"the server's stderr says a credential is missing: {stats.missing_credential}"
+        )
+    return notes
+
+
+async def _conformance(
+    server: ServerHandle,
+    target: ServerTarget,
+    details: ServerDetails,
+    tools: Sequence[MCPToolDef],
+    results: Sequence[Any],
+    options: TestOptions,
+    pm: Any,
+) -> list[Any]:
+    """Run the conformance checks while the session is still open (a server that can no
+    longer be reached gets only the checks that need no session)."""
+    from toolscore_mcp.conformance import (
+        ConformanceContext,
+        collect_conformance_checks,
+        run_conformance,
+    )
+
+    try:
+        connection: Any = await server.get()
+    except MCPError:
+        connection = None
+    context = ConformanceContext(
+        details=details,
+        tools=tuple(tools),
+        results=tuple(results),
+        connection=connection,
+        target=target,
+        timeout=options.timeout,
+    )
+    return await run_conformance(collect_conformance_checks(pm), context)
+
+
+def _load_plan(options: TestOptions) -> Any:
+    if not options.scenarios:
+        return None
+    from toolscore_mcp.scenarios.file_reader import load_scenario_file
+
+    return load_scenario_file(options.scenarios)
+
+
+def _load_recorded(options: TestOptions) -> dict[str, list[dict[str, Any]]]:
+    """Tool -> argument sets that succeeded in an ``mcp record`` session."""
+    if not options.recorded:
+        return {}
+    from toolscore_mcp.scenarios.recording import scenarios_from_recording
+
+    document = scenarios_from_recording(options.recorded)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for name, plan in (document.get("tools") or {}).items():
+        sets = plan.get("arguments") if isinstance(plan, Mapping) else None
+        if isinstance(sets, Mapping):
+            sets = [sets]
+        if isinstance(sets, list):
+            out[name] = [dict(s) for s in sets if isinstance(s, Mapping)]
+    return out
+
+
+def _make_sandbox(options: TestOptions) -> LazySandbox | None:
+    """The run's sandbox: its folder reserved now, its contents built on first use."""
+    return LazySandbox.reserve() if options.sandbox else None
+
+
+def _in_sandbox(target: ServerTarget, sandbox: LazySandbox) -> ServerTarget:
+    """``{sandbox}`` and ``{sandbox_url}`` filled in (which builds the sandbox); its folder
+    announced as the MCP root either way."""
+    return attrs.evolve(
+        target,
+        command=tuple(sandbox.substitute_all(list(target.command))),
+        env=sandbox.substitute_all(dict(target.env)),
+        cwd=sandbox.substitute(target.cwd) if target.cwd else None,
+        url=sandbox.substitute(target.url),
+        headers=sandbox.substitute_all(dict(target.headers)),
+        roots=(str(sandbox.reserved),),
+    )
+
+
+def load_tools_file(path: str | Path) -> tuple[ServerDetails, list[MCPToolDef]]:
+    """Read a saved ``tools/list`` answer for offline linting.
+
+    Accepts a JSON-RPC response (``{"result": {"tools": [...]}}``), a result object
+    (``{"tools": [...]}``, optionally with ``instructions`` and ``serverInfo``/``server``), or a
+    bare list of tools. Raises :class:`toolscore.errors.InputError` naming the file and path.
+    """
+    from toolscore.errors import InputError
+
+    source = str(path)
+    try:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError("file not found", source=source) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read file: {exc}", source=source) from None
+    except ValueError as exc:
+        raise InputError(f"invalid JSON: {exc}", source=source) from None
+    where = "$"
+    if isinstance(raw, Mapping) and isinstance(raw.get("result"), Mapping):
+        raw, where = raw["result"], "$.result"
+    details = ServerDetails(target=source, transport="file")
+    if isinstance(raw, Mapping):
+        info = raw.get("serverInfo") or raw.get("server") or {}
+        instructions = raw.get("instructions")
+        if isinstance(info, Mapping):
+            details = attrs.evolve(
+                details, name=str(info.get("name") or ""), version=str(info.get("version") or "")
+            )
+        if isinstance(instructions, str):
+            details = attrs.evolve(details, instructions=instructions)
+        tools_raw = raw.get("tools")
+        where += ".tools"
+    else:
+        tools_raw = raw
+    if not isinstance(tools_raw, list):
+        raise InputError(
+            "expected a list of tools (a tools/list result)", source=source, path=where
+        )
+    tools: list[MCPToolDef] = []
+    for index, entry in enumerate(tools_raw):
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("name"), str):
+            raise InputError(
+                "expected a tool object with a string 'name'",
+                source=source,
+                path=f"{where}[{index}]",
+            )
+        tools.append(MCPToolDef.from_wire(entry))
+    return details, tools
+
+
+def tools_file_payload(details: ServerDetails, tools: Sequence[MCPToolDef]) -> dict[str, Any]:
+    """What ``mcp list --json`` prints and ``load_tools_file`` reads back."""
+    payload: dict[str, Any] = {
+        "serverInfo": {"name": details.name, "version": details.version},
+        "protocolVersion": details.protocol_version,
+        "tools": [
+            tool.raw
+            or {
+                "name": tool.name,
+                "description": tool.description,
+                "inputSchema": tool.input_schema,
+            }
+            for tool in tools
+        ],
+    }
+    if details.instructions:
+        payload["instructions"] = details.instructions
+    return payload

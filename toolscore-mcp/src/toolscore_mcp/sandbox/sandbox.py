@@ -1,0 +1,322 @@
+"""A fresh, throw-away workspace for every ``toolscore mcp test`` run.
+
+Tools that take paths, repositories, databases or URLs can only be called offline if there
+are real, valid targets to point them at. :meth:`Sandbox.create` builds them at run time in
+a new temporary directory (and, optionally, starts a loopback HTTP server), and
+:meth:`Sandbox.close` removes everything again. Nothing is ever written outside the sandbox.
+
+The layout is a contract that test manifests rely on (``--repository {sandbox}/repo``)::
+
+    {sandbox}/notes.txt       plain text
+    {sandbox}/README.md       markdown with a heading and a list
+    {sandbox}/data.json       {"items": [...3 items...]}
+    {sandbox}/data.csv        id,name,price + the same 3 rows
+    {sandbox}/report.xlsx     workbook, sheet "Sheet1", the same table
+    {sandbox}/image.png       16x16 RGB image
+    {sandbox}/docs/guide.md   markdown inside a sub-directory
+    {sandbox}/repo/           git repository: branches main (checked out) and feature
+    {sandbox}/data.db         SQLite database, table items with the same 3 rows
+    {sandbox}/scratch/        empty; fresh paths and disposable copies go here
+
+Everything is deterministic: the same bytes, and the same git commit hashes, every run.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+import tempfile
+import threading
+import weakref
+from collections.abc import Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import TypeVar, cast
+
+import attrs
+from toolscore.lazy_pattern import lazy_pattern
+
+from toolscore_mcp.sandbox.cleanup import cleanup, remove_tree
+from toolscore_mcp.sandbox.files import write_files
+from toolscore_mcp.sandbox.git import build_repo
+from toolscore_mcp.sandbox.http import MISSING_PATH, HttpService
+
+__all__ = ["Sandbox", "SandboxEntry"]
+
+_T = TypeVar("_T")
+
+
+@attrs.frozen
+class SandboxEntry:
+    """One thing in the sandbox, for listing to tools and for choosing argument values."""
+
+    path: str  # absolute
+    kind: str  # "file" | "directory" | "repository" | "database" | "spreadsheet" | "image"
+    extension: str  # ".txt", ".xlsx"; "" for directories
+    description: str
+
+
+@attrs.frozen
+class _Item:
+    """A layout entry: relative path, kind and description."""
+
+    relative: str
+    kind: str
+    description: str
+
+
+_LAYOUT: tuple[_Item, ...] = (
+    _Item("notes.txt", "file", "a few lines of plain text"),
+    _Item("README.md", "file", "a small markdown document with a heading and a list"),
+    _Item("data.json", "file", 'JSON: {"items": [{"id", "name", "price"} x 3]}'),
+    _Item("data.csv", "file", "CSV with header id,name,price and 3 rows"),
+    _Item("report.xlsx", "spreadsheet", "Excel workbook, sheet Sheet1: id,name,price + 3 rows"),
+    _Item("image.png", "image", "16x16 RGB PNG image"),
+    _Item("docs", "directory", "a sub-directory holding guide.md"),
+    _Item("docs/guide.md", "file", "a markdown guide inside a sub-directory"),
+    _Item("repo", "repository", "git repository: branches main (checked out) and feature"),
+    _Item("data.db", "database", "SQLite database, table items(id, name, price), 3 rows"),
+    _Item("scratch", "directory", "an empty directory where tools may create files"),
+)
+
+#: Extension -> the file file_with_extension() answers with (first match wins).
+_EXTENSION_FILES: Mapping[str, str] = {
+    Path(item.relative).suffix.lower(): item.relative
+    for item in reversed(_LAYOUT)
+    if Path(item.relative).suffix
+}
+
+#: Kind (and a few synonyms) -> what disposable() copies.
+_KIND_SOURCES: Mapping[str, str] = {
+    "file": "notes.txt",
+    "text": "notes.txt",
+    "directory": "docs",
+    "folder": "docs",
+    "dir": "docs",
+    "repository": "repo",
+    "repo": "repo",
+    "git": "repo",
+    "database": "data.db",
+    "sqlite": "data.db",
+    "spreadsheet": "report.xlsx",
+    "workbook": "report.xlsx",
+    "image": "image.png",
+}
+
+_UNSAFE_NAME = lazy_pattern(r"[^A-Za-z0-9._-]+")
+
+
+def _normalise_extension(extension: str) -> str:
+    """``"XLSX"`` / ``".xlsx"`` -> ``".xlsx"``; ``""`` stays ``""``."""
+    cleaned = _UNSAFE_NAME.sub("", extension.strip()).lstrip(".").lower()
+    return f".{cleaned}" if cleaned else ""
+
+
+def _safe_stem(hint: str) -> str:
+    """A file-name stem from a hint: no separators, no leading dots, at most 40 characters."""
+    stem = _UNSAFE_NAME.sub("-", hint).strip(".-")[:40]
+    return stem or "item"
+
+
+class Sandbox:
+    """A temporary workspace with real files, a git repository, a database and a web server.
+
+    Make one per test run with :meth:`create` (or ``with Sandbox.create() as sandbox:``) and
+    pass ``{sandbox}``-templated commands and arguments through :meth:`substitute_all`.
+    """
+
+    root: Path
+    url: str
+    notes: list[str]
+
+    def __init__(
+        self, root: Path, url: str, notes: list[str], service: HttpService | None, *, keep: bool
+    ) -> None:
+        """Wrap an already-built tree; use :meth:`create` instead of calling this."""
+        self.root = root
+        self.url = url
+        self.notes = notes
+        self.keep = keep
+        self._counter = itertools.count(1)
+        self._lock = threading.Lock()
+        self._finalizer = weakref.finalize(self, cleanup, root, service, keep, notes)
+
+    @classmethod
+    def create(cls, *, http: bool = True, keep: bool = False, root: Path | None = None) -> Sandbox:
+        """Build a fresh sandbox; ``http=False`` skips the web server (``url`` is then "").
+
+        ``root`` is an empty folder to build in (one reserved earlier and already announced,
+        see :mod:`toolscore_mcp.sandbox.lazy`); by default a new temporary folder. The git
+        repository is built on a helper thread while the other files are written, since its
+        three git processes are most of the time spent here.
+        """
+        if root is None:
+            root = Path(tempfile.mkdtemp(prefix="toolscore-sandbox-"))
+        root = root.resolve()
+        notes: list[str] = []
+        service: HttpService | None = None
+        repo_note: list[str | None] = [None]
+
+        def build_repo_in_background() -> None:
+            repo_note[0] = build_repo(root / "repo", root)
+
+        worker = threading.Thread(
+            target=build_repo_in_background, name="toolscore-sandbox-git", daemon=True
+        )
+        try:
+            worker.start()
+            write_files(root)
+            if http:
+                service = HttpService()
+            worker.join()
+        except BaseException:
+            worker.join()
+            if service is not None:
+                service.stop()
+            remove_tree(root)
+            raise
+        if repo_note[0] is not None:
+            notes.append(repo_note[0])
+        return cls(root, service.url if service else "", notes, service, keep=keep)
+
+    # -- lifetime -----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Stop the web server and delete the tree (unless ``keep``); safe to call twice."""
+        self._finalizer()
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` has run."""
+        return not self._finalizer.alive
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Sandbox(root={str(self.root)!r}, url={self.url!r})"
+
+    # -- what is inside -----------------------------------------------------------------------
+
+    def entries(self) -> list[SandboxEntry]:
+        """Everything of the layout that exists (repo/ is absent without git), in layout order."""
+        found = []
+        for item in _LAYOUT:
+            path = self.root / item.relative
+            if path.exists():
+                extension = "" if path.is_dir() else path.suffix.lower()
+                found.append(SandboxEntry(str(path), item.kind, extension, item.description))
+        return found
+
+    def file_with_extension(self, extension: str) -> Path | None:
+        """The sandbox's file with this extension (``"xlsx"``, ``".MD"``), or None."""
+        relative = _EXTENSION_FILES.get(_normalise_extension(extension))
+        if relative is None:
+            return None
+        path = self.root / relative
+        return path if path.is_file() else None
+
+    def url_for(self, name: str) -> str:
+        """The URL of a served page (``"robots.txt"``); ``"missing"`` gives a 404 URL."""
+        if not self.url:
+            raise RuntimeError("this sandbox has no web server (created with http=False)")
+        path = "/" + name.lstrip("/")
+        if name.strip("/") == "missing":
+            path = MISSING_PATH
+        return self.url + path
+
+    # -- templates ----------------------------------------------------------------------------
+
+    def substitute(self, text: str) -> str:
+        """Replace ``{sandbox}`` with the root and ``{sandbox_url}`` with the URL.
+
+        Other braces are left alone, so JSON and format-like text pass through unchanged.
+        ``{sandbox_url}`` stays as it is when there is no web server.
+        """
+        if self.url:
+            text = text.replace("{sandbox_url}", self.url)
+        return text.replace("{sandbox}", str(self.root))
+
+    def substitute_all(self, value: _T) -> _T:
+        """:meth:`substitute` over strings nested in lists, tuples and dict values."""
+        return cast(_T, self._substitute_any(value))
+
+    def _substitute_any(self, value: object) -> object:
+        """The untyped recursion behind :meth:`substitute_all`."""
+        if isinstance(value, str):
+            return self.substitute(value)
+        if isinstance(value, list):
+            return [self._substitute_any(element) for element in value]
+        if isinstance(value, tuple):
+            return tuple(self._substitute_any(element) for element in value)
+        if isinstance(value, dict):
+            return {key: self._substitute_any(element) for key, element in value.items()}
+        return value
+
+    # -- fresh targets ------------------------------------------------------------------------
+
+    def new_path(self, name_hint: str = "item", extension: str = "") -> Path:
+        """A path under scratch/ that does not exist yet and was never handed out before.
+
+        For tools that create something (a file, a directory, a repository) and fail when
+        the target already exists. Names look like ``item-1``, ``notes-2.txt``.
+        """
+        stem = _safe_stem(name_hint)
+        suffix = _normalise_extension(extension)
+        while True:
+            with self._lock:
+                number = next(self._counter)
+            candidate = self.root / "scratch" / f"{stem}-{number}{suffix}"
+            if not os.path.lexists(candidate):
+                return candidate
+
+    def disposable(self, kind_or_extension: str) -> Path:
+        """A fresh copy under scratch/ for tools that delete, move or modify their target.
+
+        Accepts a kind (``"file"``, ``"directory"``, ``"repository"``, ``"database"``,
+        ``"spreadsheet"``, ``"image"``) or an extension (``".csv"``, ``"json"``). Any other
+        extension (``".log"``) gets a copy of notes.txt under that extension, so a tool
+        that deletes ``*.log`` files still has a real one. Raises ValueError only when the
+        source is missing (repo/ without git).
+        """
+        key = kind_or_extension.strip().lower()
+        extension = _normalise_extension(key)
+        relative = _KIND_SOURCES.get(key) or _EXTENSION_FILES.get(extension) or "notes.txt"
+        source = self.root / relative
+        if not source.exists():
+            raise ValueError(f"the sandbox has no {relative} to copy ({'; '.join(self.notes)})")
+        if source.is_dir():
+            target = self.new_path(source.name)
+            shutil.copytree(source, target, symlinks=True)
+        else:
+            target = self.new_path(
+                source.stem, source.suffix if key in _KIND_SOURCES else extension or source.suffix
+            )
+            shutil.copyfile(source, target)
+        return target
+
+    def contains(self, path: str | Path) -> bool:
+        """Is ``path`` inside the sandbox once ``..`` and symlinks are resolved?
+
+        A relative path counts from the sandbox root. Unresolvable paths (symlink loops,
+        NUL bytes) are not inside.
+        """
+        candidate = Path(path)
+        if not candidate.is_absolute():
+            candidate = self.root / candidate
+        try:
+            resolved = candidate.resolve()
+        except (OSError, RuntimeError, ValueError):
+            return False
+        inside = os.path.normcase(str(resolved))
+        base = os.path.normcase(str(self.root))
+        return inside == base or inside.startswith(base.rstrip(os.sep) + os.sep)

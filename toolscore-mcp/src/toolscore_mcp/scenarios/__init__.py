@@ -1,0 +1,1 @@
+"""Scenarios and campaigns: what is called, in which order, from which file."""

@@ -1,0 +1,1 @@
+"""The advertised surface: lock files and their diffs."""

@@ -1,0 +1,1 @@
+"""Value synthesis: the arguments each tool is called with."""

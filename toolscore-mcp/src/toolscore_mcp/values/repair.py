@@ -1,0 +1,244 @@
+"""Read a rejected call's hint and fix the arguments, as a person would before trying again.
+
+"Expected HH:MM", "must point to an .xlsx file", "outside the allowed repository '/x'",
+"Supported: (a, b)", "cannot specify both head and tail", "unexpected keyword argument 'x'",
+"'x' is required": each names what to change. :func:`repair_arguments` returns the changed
+arguments and a one-line account of the change, or None when the hint says nothing we can
+act on. The caller bounds the tries (two per tool).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from toolscore.lazy_pattern import lazy_pattern
+
+from toolscore_mcp.values.builtin_providers import FORMAT_HINTS
+from toolscore_mcp.values.meaning import path_kind
+from toolscore_mcp.values.synthesizer import ToolSynthesizer
+
+__all__ = ["repair_arguments"]
+
+_QUOTED = lazy_pattern(r"[\"'`]([^\"'`\n]{1,200})[\"'`]")
+_OPTIONS = lazy_pattern(
+    r"(?:one of|supported(?: values| options| formats)?|valid (?:values|options|choices)"
+    r"(?: are)?|allowed(?: values)?(?: are)?|available(?: \w+)?|expected|options(?: are)?"
+    r"|choose from|must be)\s*[:=]?\s*[\[({]?\s*((?:[\"'`]?[\w./+-]+[\"'`]?\s*(?:,|\||\bor\b)\s*)+"
+    r"[\"'`]?[\w./+-]+[\"'`]?)",
+    re.I,
+)
+_EXTENSION = lazy_pattern(
+    r"(?<![\w/])\.(xlsx|xlsm|xls|csv|json|md|txt|png|jpe?g|db|sqlite|html?|ya?ml)\b", re.I
+)
+_ABS_PATH = lazy_pattern(r"(?:^|[\s\"'`(\[:,])(/[^\s\"'`)\],;]+)")
+_BOTH = lazy_pattern(
+    r"\bboth\b|only one of|mutually exclusive|cannot be used together|not both", re.I
+)
+_UNEXPECTED = lazy_pattern(
+    r"unexpected (?:keyword )?argument|unrecognized (?:key|argument|field|parameter)|"
+    r"additional propert|unknown (?:argument|parameter|field|property|key|option)|not permitted|"
+    r"extra (?:fields|inputs?) (?:are )?not (?:permitted|allowed)",
+    re.I,
+)
+_MISSING = lazy_pattern(r"required|missing|must (?:be )?(?:provided|specified|given)", re.I)
+_MISSING_PATH = lazy_pattern(r"does not exist|not found|no such file|enoent", re.I)
+_NOT_REPO = lazy_pattern(r"not a git repository|not a repository|no repository", re.I)
+_IS_DIR = lazy_pattern(r"is a directory|eisdir|expected a file|must be a file|not a file", re.I)
+_NOT_DIR = lazy_pattern(r"not a directory|enotdir|must be a directory|expected a directory", re.I)
+_OUTSIDE = lazy_pattern(
+    r"outside|not (?:with)?in (?:the )?allowed|allowed (?:directories|roots|paths|repository)"
+    r"|access denied|not allowed|permission",
+    re.I,
+)
+_NUMBER = lazy_pattern(
+    r"must be (?:an? )?(?:integer|number|int|float|numeric)|not a (?:valid )?number", re.I
+)
+
+
+def _named(text: str, arguments: Mapping[str, Any], properties: Mapping[str, Any]) -> list[str]:
+    lowered = text.lower()
+    return [
+        name
+        for name in properties
+        if re.search(rf"(?<![\w]){re.escape(name.lower())}(?![\w])", lowered)
+    ]
+
+
+def repair_arguments(
+    synthesizer: ToolSynthesizer, arguments: Mapping[str, Any], text: str
+) -> tuple[dict[str, Any], str] | None:
+    """New arguments that follow the hint in ``text``, and what was changed; or None."""
+    props = synthesizer.properties
+    named = _named(text, arguments, props)
+    for rule in (_drop_conflicts, _drop_unexpected, _add_missing, _paths, _options, _formats,
+                 _numbers, _next_candidate):  # fmt: skip
+        fixed = rule(synthesizer, dict(arguments), text, named)
+        if fixed is not None and fixed[0] != dict(arguments):
+            return dict(fixed[0]), str(fixed[1])
+    return None
+
+
+def _optional(synthesizer: ToolSynthesizer, name: str) -> bool:
+    return name not in synthesizer.required
+
+
+def _drop_conflicts(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
+    if not _BOTH.search(text):
+        return None
+    droppable = [n for n in named if n in args and _optional(s, n)]
+    if len(named) >= 2 and droppable:
+        keep = [n for n in named if n in args and n not in droppable[-1:]]
+        for name in droppable[-1:] if keep else droppable[1:]:
+            args.pop(name, None)
+        return (
+            args,
+            f"dropped {', '.join(sorted(set(named) - set(args)))} (the server allows only one)",
+        )
+    return None
+
+
+def _drop_unexpected(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
+    if not _UNEXPECTED.search(text):
+        return None
+    quoted = [q for q in _QUOTED.findall(text) if q in args]
+    victims = [n for n in (quoted or named) if n in args and _optional(s, n)]
+    if not victims:
+        return None
+    for name in victims:
+        del args[name]
+    return args, f"dropped {', '.join(victims)} (the server does not accept it)"
+
+
+def _add_missing(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
+    if not _MISSING.search(text) and not [n for n in named if n not in args]:
+        return None
+    added = []
+    for name in named:
+        if name not in args:
+            options = s.candidates(name)
+            if options:
+                args[name] = options[0].value
+                added.append(name)
+    return (args, f"added {', '.join(added)} (the server requires it)") if added else None
+
+
+def _path_params(s: ToolSynthesizer, args: Mapping[str, Any], named: list[str]) -> list[str]:
+    names = [n for n in named if n in args] or list(args)
+    return [n for n in names if path_kind(s.parameter(n)) is not None]
+
+
+def _paths(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
+    sandbox = s.context.sandbox
+    targets = _path_params(s, args, named)
+    if sandbox is None or not targets:
+        return None
+    name = targets[0]
+    many = isinstance(args[name], list)
+    value: str | None = None
+    why = ""
+    extensions = ["." + m.lower() for m in _EXTENSION.findall(text)]
+    existing = [e for e in extensions if sandbox.file_with_extension(e) is not None]
+    extension = (existing or extensions or [None])[0]
+    if _NOT_REPO.search(text):
+        value, why = str(sandbox.root / "repo"), "a git repository"
+    elif extension and re.search(r"must|expected|only|support|require|invalid|not a", text, re.I):
+        ext = extension
+        found = sandbox.file_with_extension(ext)
+        wants_new = s.role == "producer"
+        value = str(sandbox.new_path("toolscore", ext) if wants_new or found is None else found)
+        why = f"a {ext} file"
+    elif (
+        _MISSING_PATH.search(text)
+        and not Path(str(args[name] if not many else args[name][0])).exists()
+    ):
+        previous = Path(str(args[name] if not many else args[name][0]))
+        found = sandbox.file_with_extension(previous.suffix) if previous.suffix else None
+        if found is not None:
+            value, why = str(found), "an existing file of that kind"
+    elif _IS_DIR.search(text):
+        value, why = str(sandbox.root / "notes.txt"), "a file, not a directory"
+    elif _NOT_DIR.search(text):
+        value, why = str(sandbox.root), "a directory"
+    elif _OUTSIDE.search(text):
+        allowed = [
+            p for p in _ABS_PATH.findall(text) if p.rstrip("/.") not in map(str, args.values())
+        ]
+        inside = [p for p in allowed if _inside(sandbox, p)]
+        choice = (inside or (allowed if s.role == "reader" else []))[:1]
+        if choice:
+            value, why = (
+                _within(choice[0].rstrip(".,"), args[name] if not many else args[name][0]),
+                "inside the allowed root",
+            )
+    if value is None:
+        return None
+    args[name] = [value] if many else value
+    return args, f"{name} -> {value} ({why})"
+
+
+def _inside(sandbox: Any, path: str) -> bool:
+    try:
+        return bool(sandbox.contains(path))
+    except Exception:
+        return False
+
+
+def _within(root: str, previous: Any) -> str:
+    """Keep the file name we meant, under the allowed root, when that root is a directory."""
+    name = Path(str(previous)).name
+    candidate = Path(root) / name
+    return str(candidate) if name and candidate.exists() else root
+
+
+def _options(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
+    match = _OPTIONS.search(text)
+    if not match:
+        return None
+    options = [o.strip("\"'` ") for o in re.split(r"\s*(?:,|\||\bor\b)\s*", match.group(1))]
+    options = [o for o in options if o]
+    targets = [n for n in named if n in args and isinstance(args[n], str)]
+    if not targets:
+        targets = [n for n in args if isinstance(args[n], str) and s.candidates(n) and
+                   s.candidates(n)[0].source not in ("schema", "scenario-file", "recorded")]  # fmt: skip
+    for name in targets[:1]:
+        for option in options:
+            if option != args[name]:
+                args[name] = option
+                return args, f"{name} -> {option!r} (an option the server listed)"
+    return None
+
+
+def _formats(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
+    for pattern, value in FORMAT_HINTS:
+        if pattern.search(text):
+            targets = [n for n in named if n in args and isinstance(args[n], str)]
+            for name in targets[:1]:
+                if args[name] != value:
+                    args[name] = value
+                    return args, f"{name} -> {value!r} (the format the server asked for)"
+    return None
+
+
+def _numbers(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
+    if not _NUMBER.search(text):
+        return None
+    for name in named:
+        if name in args and not isinstance(args[name], (int, float)):
+            args[name] = 1
+            return args, f"{name} -> 1 (the server wants a number)"
+    return None
+
+
+def _next_candidate(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
+    """No specific hint: try the next candidate of the argument the message names."""
+    for name in named or [n for n in args if n in s.required]:
+        if name not in args:
+            continue
+        for candidate in s.candidates(name):
+            if candidate.value != args[name] and candidate.source != "generated":
+                args[name] = candidate.value
+                return args, f"{name} -> {candidate.value!r} (next candidate, {candidate.source})"
+    return None
