@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 import attrs
-from toolscore.value_match import values_match
+from toolscore.matching.values import values_match
 
 from toolscore_mcp.model import MCPToolResult, SetupCall
 

@@ -28,7 +28,7 @@ problem is one :class:`~toolscore.errors.InputError` line naming the file and th
 ``scenarios.yaml: $.tools.read_entity.setup[0].tool: expected a tool name, got integer``.
 
 A tool entry without ``arguments`` is called once with no arguments. ``expect.text`` and
-``expect.structured`` are matched with :func:`toolscore.value_match.values_match`, so a plain
+``expect.structured`` are matched with :func:`toolscore.matching.values.values_match`, so a plain
 value means equality and matcher forms (``$regex``, ``$contains``, ``$one_of``, ``$type``,
 ``$approx``, ``$any``) check loosely; in ``text`` a ``$regex`` is searched anywhere, in
 ``structured`` it must match the whole value (as in gold files). ``{"$literal": value}``
@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from toolscore.errors import InputError
-from toolscore.matchers import builtin_json_forms, matcher_from_json
+from toolscore.matching.matchers import builtin_json_forms, matcher_from_json
 from toolscore.serialization import json_path, json_type_name
 
 from toolscore_mcp.model import SetupCall
