@@ -127,6 +127,23 @@ class Scenario:
 
 
 @attrs.frozen
+class Evidence:
+    """What shows that a happy-path call worked (an answer without ``isError`` shows nothing).
+
+    ``kind``: ``output-schema`` (structuredContent valid against the declared outputSchema),
+    ``contrast`` (the same call with a value that surely does not exist failed, and its answer
+    differs from ours), ``round-trip`` (what a producer wrote, a reader returned), ``answer``
+    (a call with no input to vary answered with content that reads as a result).
+    """
+
+    kind: str
+    excerpt: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"kind": self.kind, "excerpt": self.excerpt}
+
+
+@attrs.frozen
 class Attempt:
     """One rejected try of a scenario, and what was changed for the next one."""
 
@@ -163,6 +180,9 @@ class ScenarioResult:
     needs: str | None = None
     #: Earlier tries of this scenario that were rejected and repaired (oldest first).
     attempts: tuple[Attempt, ...] = ()
+    #: Why a passed happy path counts as working: its kind (``output-schema``, ``contrast``,
+    #: ``round-trip``, ``answer``) and an excerpt of what shows it; ``None`` when nothing does.
+    evidence: Evidence | None = None
     #: The server's answer, when it answered (for harvesting values; not compared).
     response: MCPToolResult | None = attrs.field(default=None, eq=False, repr=False)
 
