@@ -21,6 +21,17 @@ def _text(text: str) -> MCPToolResult:
         "/tmp/sb/nope.txt: Error - ENOENT: no such file or directory, open '/tmp/sb/nope.txt'",
         "No results were found. This could be due to bot detection or a rate limit.",
         '{"error": "backend down"}',
+        # Prose anywhere in a short answer, and JSON status at any depth or per batch item.
+        "Document /tmp/sb/notes.txt.docx does not exist",
+        "Error getting PDF information: EOF marker not found",
+        "Security violation: Command 'echo' is not allowed",
+        "Please provide either a country or a subdivision code.",
+        "No public holiday data available for 2024: the API is unavailable",
+        '{"result": "error", "reason": "FileHash mismatch"}',
+        '{"status": "task_not_found"}',
+        '{"data": {"outcome": "failed", "why": "locked"}}',
+        '[{"id": 1, "status": "ok"}, {"id": 2, "status": "error"}]',
+        '{"success": true, "results": [{"ok": false, "message": "no such key"}]}',
     ],
 )
 def test_failure_text_with_is_error_false_is_caught(text: str) -> None:
@@ -34,6 +45,10 @@ def test_failure_text_with_is_error_false_is_caught(text: str) -> None:
         "Error count: 3 entries",
         "No error: all checks passed",
         "No results found for toolscore",
+        "Found 0 invalid rows in table t",
+        "Deleted 3 files",
+        '{"status": "ok", "items": [{"status": "done"}, {"state": "open"}]}',
+        '{"result": "4"}',
         '{"items": [], "error_rate": 0.1}',
         "x" * 600 + " rate limit",  # long data that merely mentions it
     ],

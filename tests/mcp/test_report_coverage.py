@@ -250,7 +250,7 @@ def test_console_shows_coverage_latency_and_status_column() -> None:
     lines = text.splitlines()
     grade_at = next(i for i, line in enumerate(lines) if "Grade " in line)
     assert "provisional" not in lines[grade_at]
-    assert "3 of 6 tools conclusive; 1 need setup, 1 need network, 1 skipped" in lines[grade_at + 1]
+    assert "verified 3 of 6 tools; 1 need setup, 1 need network, 1 skipped" in lines[grade_at + 1]
     assert "happy" in lines[grade_at + 2]
     assert "latency p50 30.0 ms, p95 60.0 ms" in lines[grade_at + 3]
     assert "Status" in text
@@ -268,8 +268,8 @@ def test_console_shows_coverage_latency_and_status_column() -> None:
 def test_console_marks_a_provisional_grade() -> None:
     card = make_card(provisional=True)
     text = render_console(card, verbose=False)
-    assert f"Grade {card.grade} (provisional: 2 of 6 tools conclusive)   Score" in text
-    assert "2 of 6 tools conclusive; 2 need setup, 1 need network, 1 skipped" in text
+    assert f"Grade {card.grade} (incomplete: verified 2 of 6 tools)   Score" in text
+    assert "verified 2 of 6 tools; 2 need setup, 1 need network, 1 skipped" in text
 
 
 def test_verbose_console_explains_each_try() -> None:
@@ -299,12 +299,13 @@ def test_markdown_reports_coverage_status_and_tries() -> None:
     md = scorecard_to_markdown(card)
     assert md.startswith(
         f"# MCP Scorecard: clock 1.2\n\n**Grade: {card.grade}** &middot; Score {card.score:.0%}\n\n"
-        "Coverage: 3 of 6 tools conclusive; 1 need setup, 1 need network, 1 skipped\n\n"
+        "Coverage: verified 3 of 6 tools; 1 need setup, 1 need network, 1 skipped\n\n"
         "- Happy-path pass rate:"
     )
     assert "- Call latency: p50 30.0 ms, p95 60.0 ms\n" in md
     assert (
-        "| Tool | Scenarios | Avg latency | Def. tokens | Status |\n| --- | --- | --- | --- | --- |"
+        "| Tool | Scenarios | Avg latency | Def. tokens | Status | Evidence |\n"
+        "| --- | --- | --- | --- | --- | --- |"
         in md
     )
     assert "| `convert_time` | 0/0 (+1 inconclusive) | 30.0 ms |" in md
@@ -317,7 +318,7 @@ def test_markdown_reports_coverage_status_and_tries() -> None:
         ("broken", "DEFECT"),
     ]:
         row = next(line for line in md.splitlines() if line.startswith(f"| `{tool}` |"))
-        assert row.endswith(f" | {status} |"), row
+        assert row.endswith(f" | {status} |  |"), row  # no evidence recorded in this card
     # Always shown in Markdown, after the fixes.
     assert md.index("## Top issues to fix") < md.index(
         "## Happy paths that failed or were inconclusive"
@@ -339,7 +340,7 @@ def test_markdown_reports_coverage_status_and_tries() -> None:
 def test_markdown_provisional_grade_and_fully_working_run() -> None:
     card = make_card(provisional=True)
     md = scorecard_to_markdown(card)
-    assert f"**Grade: {card.grade} (provisional: 2 of 6 tools conclusive)** &middot;" in md
+    assert f"**Grade: {card.grade} (incomplete: verified 2 of 6 tools)** &middot;" in md
 
     clean = MCPScorecard(
         server=ServerDetails(name="ok", version="1"),
@@ -350,11 +351,11 @@ def test_markdown_provisional_grade_and_fully_working_run() -> None:
     md = scorecard_to_markdown(clean)
     assert md.startswith(
         "# MCP Scorecard: ok 1\n\n**Grade: A** &middot; Score 100%\n\n"
-        "Coverage: 1 of 1 tools conclusive\n\n"
+        "Coverage: verified 1 of 1 tools\n\n"
     )
     assert "Happy paths that failed" not in md
     assert "| `ping` | 1/1 | 5.0 ms | " in md
-    assert next(line for line in md.splitlines() if "`ping`" in line).endswith(" | works |")
+    assert next(line for line in md.splitlines() if "`ping`" in line).endswith(" | works |  |")
     assert "- Call latency: p50 5.0 ms, p95 5.0 ms" in md
 
 
@@ -377,17 +378,29 @@ def test_json_adds_coverage_latency_and_per_result_provenance() -> None:
     card = make_card()
     data = json.loads(json.dumps(scorecard_to_json(card)))
     assert data["coverage"] == {
-        "line": "3 of 6 tools conclusive; 1 need setup, 1 need network, 1 skipped",
+        "line": "verified 3 of 6 tools; 1 need setup, 1 need network, 1 skipped",
+        "verified": 3,
+        "incomplete": False,
+        "grade_limits": [
+            {"letter": "B", "reason": "errors reported as success in 1 of 6 tools"},
+            {"letter": "B", "reason": "crashes or timeouts on valid input in 1 of 6 tools"},
+            {"letter": "B", "reason": "1 broken tool(s)"},
+        ],
         "conclusive": 3,
         "total": 6,
         "provisional": False,
         "tools": [
-            {"tool": "get_time", "status": "works", "needs": ""},
-            {"tool": "convert_time", "status": "needs", "needs": "setup"},
-            {"tool": "fetch", "status": "needs", "needs": "network"},
-            {"tool": "read_note", "status": "works", "needs": ""},
-            {"tool": "admin", "status": "skipped", "needs": "scenario file: destructive"},
-            {"tool": "broken", "status": "defect", "needs": ""},
+            {"tool": "get_time", "status": "works", "needs": "", "evidence": None},
+            {"tool": "convert_time", "status": "needs", "needs": "setup", "evidence": None},
+            {"tool": "fetch", "status": "needs", "needs": "network", "evidence": None},
+            {"tool": "read_note", "status": "works", "needs": "", "evidence": None},
+            {
+                "tool": "admin",
+                "status": "skipped",
+                "needs": "scenario file: destructive",
+                "evidence": None,
+            },
+            {"tool": "broken", "status": "defect", "needs": "", "evidence": None},
         ],
     }
     assert data["latency"] == {"p50_ms": 30.0, "p95_ms": 60.0, "answered": 6}
@@ -481,6 +494,8 @@ def test_sarif_from_a_scorecard_lists_lint_and_scenarios() -> None:
         "grade": card.grade,
         "score": card.score,
         "provisional": False,
+        "incomplete": False,
+        "verified": 3,
         "coverage": card.coverage_line(),
     }
     assert run["tool"]["driver"]["version"] == "9.9"

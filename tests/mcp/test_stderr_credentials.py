@@ -23,7 +23,7 @@ def test_the_report_quotes_a_missing_credential_from_stderr(tmp_path: Path, mode
     done = run_cli("mcp", "test", f"{sys.executable} {SERVER} {mode}", "-o", str(report))
     assert done.returncode == 0, done.stderr
     card = json.loads(report.read_text(encoding="utf-8"))
-    assert card["coverage"]["line"] == "0 of 1 tools conclusive; 1 need network"
+    assert card["coverage"]["line"] == "verified 0 of 1 tools; 1 need network"
     notes = [note for note in card["notes"] if "credential" in note]
     if mode == "keyless":
         assert notes == [

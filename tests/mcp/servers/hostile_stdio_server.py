@@ -14,6 +14,7 @@ No SDK: each mode answers exactly what a hostile or broken server would send.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
@@ -111,7 +112,9 @@ def handle(message: dict[str, Any]) -> None:
             error = {"code": -32000, "message": "backend unavailable: connection pool exhausted"}
             send({"jsonrpc": "2.0", "id": request_id, "error": error})
             return
-        text = f"value for {message.get('params', {}).get('arguments', {})}"
+        arguments = message.get("params", {}).get("arguments", {})
+        digest = hashlib.sha256(json.dumps(arguments, sort_keys=True).encode()).hexdigest()
+        text = f"checksum of {arguments}: {digest[:16]}"
         content = [{"type": "text", "text": text}]
         send({"jsonrpc": "2.0", "id": request_id, "result": {"content": content}})
     elif method == "ping":

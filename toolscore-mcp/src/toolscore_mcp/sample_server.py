@@ -8,8 +8,8 @@ milliseconds and needs no setup. Its flaws are deliberate, so the demo has somet
 * ``delete_note``'s ``note_id`` has no type (lint error);
 * ``export_notes`` fails on every call, valid input included (a failing happy path).
 
-The other tools answer ``ok``. Graded: B (84%), top issues export_notes, delete_note,
-search_notes.
+The other tools work on an in-memory store: ``create_note`` answers the new note's id,
+``delete_note`` of an unknown id is an ``isError`` result.
 """
 
 from __future__ import annotations
@@ -81,7 +81,55 @@ TOOLS: list[dict[str, Any]] = [
     },
 ]
 
-_WORKING = frozenset({"create_note", "list_notes", "search_notes", "delete_note"})
+#: The notes, by id, for this process's life.
+NOTES: dict[str, dict[str, str]] = {}
+
+
+def _text(value: Any, *, error: bool = False) -> dict[str, Any]:
+    text = value if isinstance(value, str) else json.dumps(value)
+    return {"content": [{"type": "text", "text": text}], "isError": error}
+
+
+def _create_note(arguments: dict[str, Any]) -> dict[str, Any]:
+    note_id = f"note-{len(NOTES) + 1}"
+    NOTES[note_id] = {
+        "id": note_id,
+        "title": str(arguments.get("title", "")),
+        "body": str(arguments.get("body", "")),
+    }
+    return _text({"id": note_id, "title": NOTES[note_id]["title"]})
+
+
+def _list_notes(arguments: dict[str, Any]) -> dict[str, Any]:
+    limit = arguments.get("limit")
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
+        return _text("limit must be a whole number of notes, 0 or more", error=True)
+    return _text(list(reversed(NOTES.values()))[:limit])
+
+
+def _search_notes(arguments: dict[str, Any]) -> dict[str, Any]:
+    words = str(arguments.get("query", "")).lower().split()
+    found = [
+        note
+        for note in NOTES.values()
+        if words and all(w in f"{note['title']} {note['body']}".lower() for w in words)
+    ]
+    return _text({"matches": found})
+
+
+def _delete_note(arguments: dict[str, Any]) -> dict[str, Any]:
+    note_id = str(arguments.get("note_id", ""))
+    if NOTES.pop(note_id, None) is None:
+        return _text(f"no note with id {note_id!r}", error=True)
+    return _text({"deleted": note_id})
+
+
+_HANDLERS = {
+    "create_note": _create_note,
+    "list_notes": _list_notes,
+    "search_notes": _search_notes,
+    "delete_note": _delete_note,
+}
 
 
 def _reply(request_id: Any, *, result: Any = None, error: dict[str, Any] | None = None) -> None:
@@ -96,11 +144,13 @@ def _reply(request_id: Any, *, result: Any = None, error: dict[str, Any] | None 
 
 def _call(request_id: Any, params: dict[str, Any]) -> None:
     name = params.get("name")
+    arguments = params.get("arguments")
+    arguments = arguments if isinstance(arguments, dict) else {}
     if name == "export_notes":
         text = "export failed: storage backend not configured"
-        _reply(request_id, result={"content": [{"type": "text", "text": text}], "isError": True})
-    elif name in _WORKING:
-        _reply(request_id, result={"content": [{"type": "text", "text": "ok"}]})
+        _reply(request_id, result=_text(text, error=True))
+    elif isinstance(name, str) and name in _HANDLERS:
+        _reply(request_id, result=_HANDLERS[name](arguments))
     else:
         _reply(request_id, error={"code": -32602, "message": f"Unknown tool: {name!r}"})
 

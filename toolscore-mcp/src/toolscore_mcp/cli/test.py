@@ -67,6 +67,11 @@ _GRADES = ("A", "B", "C", "D", "F")
     help="With --ci: also fail on inconclusive happy paths (rejected input, missing network or setup).",
 )
 @click.option(
+    "--allow-incomplete",
+    is_flag=True,
+    help="With --ci: accept a run that verified fewer than half of the tools (by default it fails).",
+)
+@click.option(
     "--startup-timeout",
     type=click.FloatRange(min=0, min_open=True),
     default=60.0,
@@ -127,6 +132,7 @@ def test_command(
     fail_under: str | None,
     ci: bool,
     strict: bool,
+    allow_incomplete: bool,
     startup_timeout: float,
     scenarios_file: Path | None,
     save_scenarios: Path | None,
@@ -193,6 +199,7 @@ def test_command(
         fail_under=fail_under,
         ci=ci,
         strict=strict,
+        allow_incomplete=allow_incomplete,
         verbose=verbose,
     )
 
@@ -266,6 +273,7 @@ def _finish(
     fail_under: str | None,
     ci: bool,
     strict: bool = False,
+    allow_incomplete: bool = False,
     verbose: bool = False,
 ) -> None:
     """Write the report, print the scorecard, and apply the gates."""
@@ -321,6 +329,14 @@ def _finish(
         sys.exit(1)
     if ci and fail_under is None and card.blocking:
         console.print(Text("Blocking issues found (see 'Top issues to fix' above).", style="red"))
+        sys.exit(1)
+    if ci and card.incomplete and not allow_incomplete:
+        console.print(
+            Text(
+                f"Incomplete run: {card.coverage_line()} (--allow-incomplete accepts it).",
+                style="red",
+            )
+        )
         sys.exit(1)
     if ci and strict and card.blocking_strict:
         console.print(

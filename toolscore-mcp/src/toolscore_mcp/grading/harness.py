@@ -214,6 +214,7 @@ async def grade_server(
 ) -> MCPScorecard:
     """The full scorecard for one server; raises :class:`MCPError` only if it cannot start
     or list its tools."""
+    from toolscore_mcp.grading.evidence import establish_evidence
     from toolscore_mcp.registry import ensure_mcp_hooks
     from toolscore_mcp.values.synthesizer import collect_value_providers
 
@@ -264,6 +265,13 @@ async def grade_server(
             server, runnable, providers, discovered, recorded, sandbox, planned, options
         )
         results = await campaign.run(_extra_scenarios(runnable, pm))
+        results = await establish_evidence(
+            server,
+            {tool.name: tool for tool in runnable},
+            results,
+            timeout=options.timeout,
+            concurrency=options.concurrency,
+        )
         notes += campaign.notes
         conformance = await _conformance(server, target, details, tools, results, options, pm)
     finally:
@@ -284,6 +292,7 @@ async def grade_server(
         restarts=stats.restarts,
         crashes=stats.crashes,
         junk_lines=stats.junk_lines,
+        call_junk_lines=stats.call_junk_lines,
         skipped=tuple(skipped),
         sandbox=sandbox.placeholders() if sandbox is not None else (),
         conformance=tuple(conformance),

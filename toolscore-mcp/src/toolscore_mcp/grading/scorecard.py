@@ -18,6 +18,7 @@ from toolscore_mcp.grading.budget import Budget, BudgetReport, measure
 from toolscore_mcp.grading.tokens import context_tokens, tool_definition_tokens
 from toolscore_mcp.grading.verdicts import schema_hint_fix
 from toolscore_mcp.model import (
+    Evidence,
     FixSuggestion,
     LintIssue,
     MCPToolDef,
@@ -94,9 +95,11 @@ class ToolCoverage:
 
     tool: str
     status: str
-    #: For ``needs``: ``network``, ``credentials``, ``rate-limit``, ``binary``, ``setup``
-    #: or ``valid input``; for ``skipped``: the reason.
+    #: For ``needs``: ``network``, ``credentials``, ``rate-limit``, ``binary``, ``setup``,
+    #: ``policy``, ``valid input`` or ``evidence``; for ``skipped``: the reason.
     needs: str = ""
+    #: For ``works``: what shows it (see :class:`toolscore_mcp.model.Evidence`).
+    evidence: Evidence | None = None
 
     @property
     def conclusive(self) -> bool:
@@ -110,8 +113,22 @@ UNUSABLE_LIST_RULES = frozenset(
 )
 UNUSABLE_CAP = 0.89
 
-#: A grade resting on fewer conclusive tools than this share is provisional.
-PROVISIONAL_BELOW = 0.5
+#: A grade resting on fewer verified tools than this share is incomplete (at best C).
+INCOMPLETE_BELOW = 0.5
+#: ``needs`` that mean the environment, not the server: no tool that needs only these can
+#: succeed here.
+ENVIRONMENT_NEEDS = frozenset({"network", "credentials", "rate-limit", "binary", "policy"})
+_NEEDS_ORDER = (
+    "network", "credentials", "rate-limit", "binary", "policy", "setup", "valid input", "evidence"
+)  # fmt: skip
+
+
+@attrs.frozen
+class GradeCap:
+    """A limit on the letter, and why (the rubric in docs/mcp.md)."""
+
+    letter: str
+    reason: str
 
 
 def _percentile(values: Sequence[float], share: float) -> float:
@@ -154,6 +171,8 @@ class MCPScorecard:
     restarts: int = 0
     crashes: int = 0
     junk_lines: int = 0
+    #: Junk lines written during calls (not while starting): they count against the grade.
+    call_junk_lines: int = 0
     #: Tools not called, with the reason (scenario-file skips, task-only tools).
     skipped: tuple[tuple[str, str], ...] = ()
     #: ``(placeholder, real value)`` of the run's sandbox (``{sandbox}``, ``{sandbox_url}``),
@@ -227,7 +246,73 @@ class MCPScorecard:
 
     @property
     def grade(self) -> str:
-        return letter_grade(self.score)
+        """The score's letter, held down by every cap the evidence sets (:meth:`grade_caps`)."""
+        letter = letter_grade(self.score)
+        for cap in self.grade_caps():
+            if GRADE_ORDER.index(cap.letter) > GRADE_ORDER.index(letter):
+                letter = cap.letter
+        return letter
+
+    def grade_caps(self) -> list[GradeCap]:
+        """What keeps this server from a better letter, worst first.
+
+        * no tool could succeed in this environment, or none was verified: at best D;
+        * fewer than half the tools verified: incomplete, at best C;
+        * a class of defect across the server (errors reported as success, text on stdout
+          during calls, crashes or timeouts on valid input): at best B, C when it touches
+          most tools;
+        * a broken tool: no A.
+        """
+        if not self.tools:
+            return []
+        rows = self.coverage()
+        caps: list[GradeCap] = []
+        working = [row for row in rows if row.status == "works"]
+        environment = [
+            row for row in rows if row.status == "needs" and row.needs in ENVIRONMENT_NEEDS
+        ]
+        if (
+            not working
+            and environment
+            and len(environment) + self._count(rows, "skipped") == len(rows)
+        ):
+            caps.append(GradeCap("D", f"no tool can succeed here: {self.coverage_line()}"))
+        elif not working and not any(row.status == "defect" for row in rows):
+            caps.append(GradeCap("D", f"nothing verified: {self.coverage_line()}"))
+        if self.incomplete:
+            caps.append(GradeCap("C", f"incomplete: {self.coverage_line()}"))
+        for cap in self._defect_class_caps(len(rows)):
+            caps.append(cap)
+        broken = self._count(rows, "defect")
+        if broken:
+            caps.append(GradeCap("B", f"{broken} broken tool(s)"))
+        return sorted(caps, key=lambda cap: GRADE_ORDER.index(cap.letter), reverse=True)
+
+    @staticmethod
+    def _count(rows: Sequence[ToolCoverage], status: str) -> int:
+        return sum(1 for row in rows if row.status == status)
+
+    def _defect_class_caps(self, tool_count: int) -> list[GradeCap]:
+        classes = {
+            "errors reported as success": {
+                r.scenario.tool for r in self.results if r.finding == "error-as-success"
+            },
+            "crashes or timeouts on valid input": {
+                r.scenario.tool
+                for r in self.results
+                if r.scenario.kind == "happy" and r.finding in ("crash", "timeout")
+            },
+        }
+        caps: list[GradeCap] = []
+        for what, tools in classes.items():
+            if tools:
+                letter = "C" if len(tools) * 2 > tool_count else "B"
+                caps.append(GradeCap(letter, f"{what} in {len(tools)} of {tool_count} tools"))
+        if self.call_junk_lines:
+            caps.append(
+                GradeCap("B", f"text on stdout during calls ({self.call_junk_lines} line(s))")
+            )
+        return caps
 
     @property
     def total_tool_tokens(self) -> int:
@@ -270,39 +355,49 @@ class MCPScorecard:
                 for r in self.results
                 if r.scenario.tool == tool.name and r.scenario.kind == "happy"
             ]
-            if any(r.verdict == "pass" for r in happy):
-                rows.append(ToolCoverage(tool.name, "works"))
+            passed = [r for r in happy if r.verdict == "pass"]
+            if passed:
+                proof = next((r.evidence for r in passed if r.evidence is not None), None)
+                rows.append(ToolCoverage(tool.name, "works", evidence=proof))
             elif any(r.verdict == "fail" for r in happy):
                 rows.append(ToolCoverage(tool.name, "defect"))
             elif happy:
                 needs = [r.needs or "valid input" for r in happy if r.verdict == "inconclusive"]
-                order = ("network", "credentials", "rate-limit", "binary", "setup", "valid input")
-                rows.append(ToolCoverage(tool.name, "needs", min(needs, key=order.index)))
+                known = [n if n in _NEEDS_ORDER else "valid input" for n in needs]
+                rows.append(ToolCoverage(tool.name, "needs", min(known, key=_NEEDS_ORDER.index)))
             else:
                 rows.append(ToolCoverage(tool.name, "skipped", "not called"))
         return rows
 
     @property
-    def conclusive_tools(self) -> int:
+    def verified_tools(self) -> int:
+        """Tools the run reached a conclusion on: shown to work, or shown broken."""
         return sum(1 for row in self.coverage() if row.conclusive)
 
+    #: The name earlier releases used.
+    conclusive_tools = verified_tools
+
     @property
-    def provisional(self) -> bool:
-        """True when fewer than half the tools gave conclusive evidence."""
+    def incomplete(self) -> bool:
+        """True when fewer than half the tools were verified: the letter is at best C."""
         total = len(self.tools)
-        return total > 0 and self.conclusive_tools / total < PROVISIONAL_BELOW
+        return total > 0 and self.verified_tools / total < INCOMPLETE_BELOW
+
+    #: The name earlier releases used.
+    provisional = incomplete
 
     def coverage_line(self) -> str:
-        """``9 of 14 tools conclusive; 3 need network, 2 need setup``."""
+        """``verified 9 of 14 tools; 3 need network, 2 need setup``."""
         rows = self.coverage()
         counts: dict[str, int] = {}
         for row in rows:
             if row.status == "needs":
-                counts[f"need {row.needs}"] = counts.get(f"need {row.needs}", 0) + 1
+                key = "unverified" if row.needs == "evidence" else f"need {row.needs}"
+                counts[key] = counts.get(key, 0) + 1
             elif row.status == "skipped":
                 counts["skipped"] = counts.get("skipped", 0) + 1
         parts = [f"{n} {what}" for what, n in counts.items()]
-        head = f"{self.conclusive_tools} of {len(rows)} tools conclusive"
+        head = f"verified {self.verified_tools} of {len(rows)} tools"
         return head + (f"; {', '.join(parts)}" if parts else "")
 
     def latency_percentiles(self) -> dict[str, float]:
@@ -355,7 +450,10 @@ def build_fix_list(card: MCPScorecard, limit: int | None = None) -> list[FixSugg
     tools = {tool.name: tool for tool in card.tools}
     fixes: list[FixSuggestion] = []
     happy_fails = _first_per_tool(
-        card.results, lambda r: r.scenario.kind == "happy" and r.verdict == "fail"
+        card.results,
+        lambda r: (
+            r.scenario.kind == "happy" and r.verdict == "fail" and r.finding != "error-as-success"
+        ),
     )
     for result in happy_fails:
         if result.finding == "output-schema":
@@ -403,7 +501,10 @@ def build_fix_list(card: MCPScorecard, limit: int | None = None) -> list[FixSugg
         fixes.append(
             FixSuggestion(issue.tool, issue.message, issue.fix or FIX_LINT_DEFAULT, priority)
         )
-    for result in _first_per_tool(card.results, lambda r: r.verdict == "inconclusive"):
+    for result in _first_per_tool(
+        card.results,
+        lambda r: r.verdict == "inconclusive" and r.needs not in ENVIRONMENT_NEEDS,
+    ):
         tool = tools.get(result.scenario.tool) or MCPToolDef(name=result.scenario.tool)
         what = f"for {result.argument!r}" if result.argument else "for it"
         detail = result.detail.removeprefix("error reported as success: ")
@@ -416,4 +517,17 @@ def build_fix_list(card: MCPScorecard, limit: int | None = None) -> list[FixSugg
             )
         )
     fixes.sort(key=lambda fix: (fix.priority, fix.tool))
+    fixes = _most_urgent_per_tool(fixes)
     return fixes if limit is None else fixes[:limit]
+
+
+def _most_urgent_per_tool(fixes: list[FixSuggestion]) -> list[FixSuggestion]:
+    """One fix per tool (its most urgent); server-wide fixes (no tool) are all kept."""
+    seen: set[str] = set()
+    kept: list[FixSuggestion] = []
+    for fix in fixes:
+        if fix.tool and fix.tool in seen:
+            continue
+        seen.add(fix.tool)
+        kept.append(fix)
+    return kept

@@ -24,7 +24,14 @@ from toolscore_mcp.grading.classify import classify_failure
 from toolscore_mcp.model import MCPToolDef, MCPToolResult, Scenario, ScenarioResult, Verdict
 from toolscore_mcp.values.schema_subset import instance_is_valid
 
-__all__ = ["excerpt", "judge_result", "reports_failure", "schema_hint_fix"]
+__all__ = [
+    "answer_text",
+    "excerpt",
+    "judge_result",
+    "output_problem",
+    "reports_failure",
+    "schema_hint_fix",
+]
 
 _DETAIL_MAX = 200
 _INVALID_PARAMS = -32602
@@ -59,6 +66,27 @@ _ERROR_TAG = lazy_pattern(r"<error>.{1,500}?</error>", re.IGNORECASE | re.DOTALL
 _ERROR_JSON_KEYS = frozenset(
     {"error", "errors", "code", "message", "details", "status", "success", "ok"}
 )
+#: A short answer (a sentence or two, not data) that says, anywhere in it, that the call did
+#: not do its job: "Document notes.docx does not exist", "Security violation: Command 'echo'
+#: is not allowed", "Please provide either a country or ...", "... API is unavailable".
+_PROSE_ANSWER = 400
+_FAILURE_PROSE = lazy_pattern(
+    r"\b(?:does not exist|doesn't exist|do not exist|not found|no such|not allowed|"
+    r"is not permitted|not authori[sz]ed|permission denied|access denied|forbidden|"
+    r"violation|please (?:provide|specify|supply|enter|give)|(?:is|are) required|"
+    r"is missing|missing required|(?:is|are|currently) unavailable|not available|"
+    r"failed to|unable to|could not|couldn't|cannot|can't|mismatch|(?:is|are|was) invalid|"
+    r"not supported|unsupported)\b",
+    re.IGNORECASE,
+)
+#: Status-like JSON values that say a call failed (``"task_not_found"``, ``"error"``).
+_FAILED_STATUS = lazy_pattern(
+    r"^(?:error|errored|fail|failed|failure|invalid|denied|forbidden|unauthori[sz]ed|rejected|"
+    r"missing|unavailable|not[ _-]?found|\w*[_ -](?:not[_ -]found|error|failed|invalid))$",
+    re.IGNORECASE,
+)
+_STATUS_KEYS = ("status", "result", "state", "outcome")
+_JSON_DEPTH = 6
 
 
 def excerpt(text: str) -> str:
@@ -89,13 +117,31 @@ def _answer_excerpt(result: MCPToolResult) -> str:
     return _content_excerpt(result.content)
 
 
-def _json_reports_failure(value: Any) -> bool:
+def _json_reports_failure(value: Any, depth: int = 0) -> bool:
+    """Does a JSON answer say it failed: at the top, in a wrapper object, or for any item of
+    a batch (a list of per-item results)?"""
+    if depth > _JSON_DEPTH:
+        return False
+    if isinstance(value, list):
+        return any(_json_reports_failure(item, depth + 1) for item in value[:100])
     if not isinstance(value, Mapping) or not value:
         return False
+    if _object_reports_failure(value):
+        return True
+    return any(
+        _json_reports_failure(item, depth + 1)
+        for item in list(value.values())[:100]
+        if isinstance(item, (Mapping, list))
+    )
+
+
+def _object_reports_failure(value: Mapping[str, Any]) -> bool:
     if value.get("success") is False or value.get("ok") is False:
         return True
-    if str(value.get("status", "")).lower() in ("error", "failed", "failure"):
-        return True
+    for key in _STATUS_KEYS:
+        status = value.get(key)
+        if isinstance(status, str) and _FAILED_STATUS.match(status.strip()):
+            return True
     if value.get("isError") is True or value.get("is_error") is True:
         return True
     error = value.get("error") or value.get("errors")
@@ -118,15 +164,23 @@ def reports_failure(result: MCPToolResult) -> bool:
         return True
     if len(text) <= _SHORT_ANSWER and _BLOCKED.search(text):
         return True
-    if text.startswith("{"):
+    if text[0] in "{[":
         try:
             return _json_reports_failure(json.loads(text))
-        except ValueError:
-            return False
-    return False
+        except (ValueError, RecursionError):
+            pass
+    return len(text) <= _PROSE_ANSWER and _FAILURE_PROSE.search(text) is not None
 
 
-def _output_problem(tool: MCPToolDef, result: MCPToolResult) -> str | None:
+def answer_text(result: MCPToolResult) -> str:
+    """The answer as text: its content, or its structuredContent as JSON when it has none."""
+    text = content_to_text(result.content)
+    if not text.strip() and result.structured is not None:
+        text = json.dumps(result.structured, ensure_ascii=False, default=str)
+    return text
+
+
+def output_problem(tool: MCPToolDef, result: MCPToolResult) -> str | None:
     schema = tool.output_schema
     if schema is None or result.is_error:
         return None
@@ -275,7 +329,7 @@ def judge_result(
             return ScenarioResult(ok=True, is_error=True, detail="error, as expected", **base)
     if result.is_error or misreported:
         return _judge_failure(tool, scenario, result, misreported, base)
-    problem = _output_problem(tool, result)
+    problem = output_problem(tool, result)
     if problem is not None:
         return ScenarioResult(
             ok=False,

@@ -17,7 +17,9 @@ from toolscore.terminal_text import shown
 
 from toolscore_mcp.grading.scorecard import MCPScorecard, ToolCoverage, ToolSummary
 from toolscore_mcp.reports.coverage import (
+    evidence_text,
     explained_results,
+    grade_limits,
     grade_text,
     latency_text,
     result_headline,
@@ -87,10 +89,12 @@ def print_scorecard(
     header.append(f"MCP Scorecard: {shown(scorecard_title(card), one_line=True)}\n", style="bold")
     header.append("Grade ", style="dim")
     header.append(card.grade, style=f"bold {color}")
-    if card.provisional:
+    if card.incomplete:
         header.append(grade_text(card).removeprefix(card.grade), style="bold yellow")
     header.append(f"   Score {card.score:.0%}\n", style="dim")
-    header.append(f"{card.coverage_line()}\n", style="yellow" if card.provisional else "dim")
+    header.append(f"{card.coverage_line()}\n", style="yellow" if card.incomplete else "dim")
+    for limit in grade_limits(card):
+        header.append(f"{shown(limit, one_line=True)}\n", style="yellow")
     header.append(
         f"happy {card.happy_pass_rate:.0%}  |  edge {card.edge_resilience_rate:.0%}  |  "
         f"lint {card.lint_score:.0%}\n",
@@ -140,6 +144,7 @@ def print_scorecard(
     print_surface(card, console)
     _print_fixes(card, console)
     if verbose:
+        print_evidence(card, console)
         print_explained(card, console)
 
 
@@ -169,6 +174,21 @@ def _print_fixes(card: MCPScorecard, console: Console) -> None:
     remaining = len(fixes) - MAX_FIXES_SHOWN
     if remaining > 0:
         console.print(Text(f"  ... and {remaining} more issue(s).", style="dim"))
+
+
+def print_evidence(card: MCPScorecard, console: Console) -> None:
+    """What shows each working tool works (its evidence kind and an excerpt)."""
+    from rich.text import Text
+
+    rows = [row for row in card.coverage() if row.status == "works"]
+    if not rows:
+        return
+    console.print(Text("\nWhy each working tool counts as working", style="bold"))
+    for row in rows:
+        line = Text("  ")
+        line.append(shown(row.tool, one_line=True), style="cyan")
+        line.append("  " + shown(evidence_text(row) or "no evidence recorded", one_line=True))
+        console.print(line)
 
 
 def print_explained(card: MCPScorecard, console: Console) -> None:

@@ -1,8 +1,8 @@
 """Wording shared by the console and Markdown reports for what a run could conclude.
 
-A grade only means something when the run could actually exercise the tools, so both
-reports say how many tools gave conclusive evidence, mark the grade provisional when few
-did, label each tool's status, and explain each failed or inconclusive happy path with the
+A grade only means something when the run could actually verify the tools, so both
+reports say how many tools were verified, mark the grade incomplete when fewer than half
+were, say what holds the letter down, label each tool's status with its evidence, and explain each failed or inconclusive happy path with the
 tries made and the repairs between them. Keeping the wording here keeps the two reports
 saying the same thing.
 """
@@ -18,8 +18,10 @@ from toolscore_mcp.model import ScenarioResult
 
 __all__ = [
     "ARGUMENTS_LIMIT",
+    "evidence_text",
     "explained_results",
     "format_arguments",
+    "grade_limits",
     "grade_text",
     "latency_text",
     "result_headline",
@@ -33,16 +35,33 @@ ARGUMENTS_LIMIT = 160
 
 
 def grade_text(card: MCPScorecard) -> str:
-    """The grade letter, flagged provisional when it rests on too few conclusive tools.
+    """The grade letter, marked incomplete when fewer than half the tools were verified.
 
     Used wherever the grade is printed, so a reader never sees a bare letter for a run
-    that mostly could not call the tools (``C (provisional: 3 of 14 tools conclusive)``).
+    that mostly could not verify the tools (``C (incomplete: verified 3 of 14 tools)``).
     """
-    if not card.provisional:
+    if not card.incomplete:
         return card.grade
-    return (
-        f"{card.grade} (provisional: {card.conclusive_tools} of {len(card.tools)} tools conclusive)"
-    )
+    return f"{card.grade} (incomplete: verified {card.verified_tools} of {len(card.tools)} tools)"
+
+
+def grade_limits(card: MCPScorecard) -> list[str]:
+    """Why the letter is below what the score alone gives: one line per cap that bites."""
+    from toolscore_mcp.grading.scorecard import GRADE_ORDER, letter_grade
+
+    by_score = GRADE_ORDER.index(letter_grade(card.score))
+    return [
+        f"at best {cap.letter}: {cap.reason}"
+        for cap in card.grade_caps()
+        if GRADE_ORDER.index(cap.letter) > by_score
+    ]
+
+
+def evidence_text(row: ToolCoverage) -> str:
+    """``contrast: with a missing 'id' it answered: ...`` for a working tool, else ""."""
+    if row.evidence is None:
+        return ""
+    return f"{row.evidence.kind}: {row.evidence.excerpt}"
 
 
 def latency_text(card: MCPScorecard) -> str:
@@ -64,6 +83,8 @@ def status_text(row: ToolCoverage) -> str:
     if row.status == "defect":
         return "DEFECT"
     if row.status == "needs":
+        if row.needs == "evidence":
+            return "unverified"
         return f"needs {row.needs or 'valid input'}"
     if row.status == "skipped":
         return f"skipped: {row.needs}" if row.needs else "skipped"

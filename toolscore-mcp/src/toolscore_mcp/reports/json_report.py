@@ -27,10 +27,21 @@ def coverage_to_json(card: MCPScorecard) -> dict[str, Any]:
     rows = card.coverage()
     return {
         "line": card.coverage_line(),
+        "verified": card.verified_tools,
+        "incomplete": card.incomplete,
+        "grade_limits": [{"letter": c.letter, "reason": c.reason} for c in card.grade_caps()],
         "conclusive": card.conclusive_tools,
         "total": len(rows),
         "provisional": card.provisional,
-        "tools": [{"tool": row.tool, "status": row.status, "needs": row.needs} for row in rows],
+        "tools": [
+            {
+                "tool": row.tool,
+                "status": row.status,
+                "needs": row.needs,
+                "evidence": row.evidence.to_dict() if row.evidence is not None else None,
+            }
+            for row in rows
+        ],
     }
 
 
@@ -52,6 +63,7 @@ def result_to_json(result: ScenarioResult) -> dict[str, Any]:
         "category": result.category,
         "needs": result.needs,
         "evidence": dict(scenario.evidence),
+        "verified_by": result.evidence.to_dict() if result.evidence is not None else None,
         "setup": [{"tool": call.tool, "arguments": call.arguments} for call in scenario.setup],
         "attempts": [
             {"arguments": attempt.arguments, "detail": attempt.detail, "repair": attempt.repair}

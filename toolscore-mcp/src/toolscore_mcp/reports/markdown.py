@@ -13,7 +13,9 @@ from __future__ import annotations
 from toolscore_mcp.grading.scorecard import MCPScorecard
 from toolscore_mcp.reports.console import scenarios_cell, scorecard_title
 from toolscore_mcp.reports.coverage import (
+    evidence_text,
     explained_results,
+    grade_limits,
     grade_text,
     latency_text,
     result_headline,
@@ -65,6 +67,7 @@ def scorecard_to_markdown(card: MCPScorecard) -> str:
         f"**Grade: {grade_text(card)}** &middot; Score {card.score:.0%}",
         "",
         f"Coverage: {card.coverage_line()}",
+        *(f"\n{_cell(limit.capitalize())}" for limit in grade_limits(card)),
         "",
         f"- Happy-path pass rate: {card.happy_pass_rate:.0%}",
         f"- Edge-case resilience: {card.edge_resilience_rate:.0%}",
@@ -86,16 +89,17 @@ def scorecard_to_markdown(card: MCPScorecard) -> str:
         "",
         "## Tools",
         "",
-        "| Tool | Scenarios | Avg latency | Def. tokens | Status |",
-        "| --- | --- | --- | --- | --- |",
+        "| Tool | Scenarios | Avg latency | Def. tokens | Status | Evidence |",
+        "| --- | --- | --- | --- | --- | --- |",
     ]
     statuses = tool_statuses(card)
     for summary in card.tool_summaries():
         row = statuses.get(summary.name)
         status = _cell(status_text(row)) if row is not None else ""
+        proof = _cell(evidence_text(row)) if row is not None else ""
         lines.append(
             f"| `{_cell(summary.name)}` | {scenarios_cell(summary)} | "
-            f"{summary.avg_latency_ms:.1f} ms | {summary.tokens} | {status} |"
+            f"{summary.avg_latency_ms:.1f} ms | {summary.tokens} | {status} | {proof} |"
         )
     lines += ["", "## Top issues to fix", ""]
     fixes = card.fixes()

@@ -231,6 +231,7 @@ def _scenario_result(
         "needs": result.needs,
         "argument": result.argument,
         "attempts": len(result.attempts),
+        "verified_by": result.evidence.to_dict() if result.evidence is not None else None,
     }
     return {
         "ruleId": rule_id,
@@ -302,6 +303,8 @@ def scorecard_to_sarif(
         "grade": card.grade,
         "score": card.score,
         "provisional": card.provisional,
+        "incomplete": card.incomplete,
+        "verified": card.verified_tools,
         "coverage": card.coverage_line(),
     }
     if card.server.protocol_version:

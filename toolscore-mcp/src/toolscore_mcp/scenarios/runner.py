@@ -40,6 +40,8 @@ class RunStats:
     restarts: int = 0
     crashes: int = 0
     junk_lines: int = 0
+    #: Of those, the lines written after the server was ready (while tools were called).
+    call_junk_lines: int = 0
     #: The first junk line, display-ready; ``junk_binary`` when it was not UTF-8.
     first_junk: str = ""
     junk_binary: bool = False
@@ -70,7 +72,7 @@ class ServerHandle:
             if self._opened and self._lost:
                 self.stats.restarts += 1
             self._lost = False
-            self.current = await self._opener()
+            self.current = _ready(await self._opener())
             self._opened = True
         return self.current
 
@@ -85,13 +87,15 @@ class ServerHandle:
     async def open_fresh(self) -> MCPConnection:
         """A separate server for one isolated scenario (counted as a restart)."""
         self.stats.restarts += 1
-        return await self._opener()
+        return _ready(await self._opener())
 
     def _collect(self, connection: MCPConnection) -> None:
         if getattr(connection, "_toolscore_collected", False):
             return
         connection._toolscore_collected = True  # type: ignore[attr-defined]
         self.stats.junk_lines += connection.junk_lines
+        startup = getattr(connection, "_toolscore_startup_junk", connection.junk_lines)
+        self.stats.call_junk_lines += max(0, connection.junk_lines - startup)
         if connection.first_junk and not self.stats.first_junk:
             self.stats.first_junk = connection.first_junk
             self.stats.junk_binary = connection.junk_binary
@@ -103,6 +107,13 @@ class ServerHandle:
     async def close(self) -> None:
         if self.current is not None:
             await self.retire(self.current)
+
+
+def _ready(connection: MCPConnection) -> MCPConnection:
+    """Remember how much junk the server wrote before it was ready: only what it writes
+    during calls corrupts a client's session."""
+    connection._toolscore_startup_junk = connection.junk_lines  # type: ignore[attr-defined]
+    return connection
 
 
 def _trouble_result(scenario: Scenario, error: MCPError, timeout: float) -> ScenarioResult:

@@ -1,0 +1,334 @@
+"""What shows that a tool worked: an answer without ``isError`` is not enough.
+
+A server may answer a call it could not serve with a success-shaped message ("no data for
+X", an empty list, a template). So after the campaign each tool that passed a happy path is
+given positive evidence, or loses its pass:
+
+* ``output-schema``: its ``structuredContent`` validates against its declared outputSchema;
+* ``contrast``: the same call, with each value that names an existing thing (an id, a path, a
+  table, a key) or selects what to look up replaced by one that surely does not exist, got a
+  *different* answer, once the values we sent are masked out of both. If both answers have
+  the same shape, our call hit the same path as a call on nothing: it did not work. When the
+  replaced value names a thing, answering a missing thing without ``isError`` is also an
+  error reported as success;
+* ``answer``: a tool with nothing to vary (no arguments, or only free text and options), or a
+  producer (a fresh name is as valid as ours), whose answer has content that reads as a
+  result.
+
+A pass with none of these becomes ``inconclusive`` (needs ``evidence``), with the reason.
+Contrast calls run concurrently, one per tool, after every phase, and are not scored.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from collections.abc import Mapping, Sequence
+from pathlib import PurePath
+from typing import Any
+
+import attrs
+from toolscore.lazy_pattern import lazy_pattern
+
+from toolscore_mcp.grading.verdicts import answer_text, excerpt, output_problem, reports_failure
+from toolscore_mcp.model import Evidence, MCPToolDef, MCPToolResult, Scenario, ScenarioResult
+from toolscore_mcp.scenarios.runner import ServerHandle, run_scenarios
+from toolscore_mcp.values.providers import Parameter, name_tokens
+from toolscore_mcp.values.roles import tool_role
+
+__all__ = ["contrast_arguments", "establish_evidence", "same_shape"]
+
+#: Parameter words that name an existing thing: a wrong value is a "not found".
+_NAMING_WORDS = frozenset(
+    {"id", "ids", "uuid", "key", "handle", "identifier", "ref", "sha", "hash", "name", "table",
+     "collection", "document", "doc", "task", "project", "session", "index", "slug", "path",
+     "file", "filename", "filepath", "dir", "directory", "folder", "repo", "repository", "db",
+     "database", "sheet", "worksheet", "workbook", "branch", "column", "record", "item", "note",
+     "entity", "node", "user", "page", "channel", "namespace", "bucket", "object", "resource"}
+)  # fmt: skip
+#: Parameter words of free text: any value is as good as ours, so nothing to contrast.
+_FREE_WORDS = frozenset(
+    {"content", "contents", "text", "body", "message", "msg", "comment", "description",
+     "prompt", "thought", "summary", "observation", "observations", "caption", "reason", "memo",
+     "details", "title", "subject", "label", "data", "value", "values", "format", "language",
+     "lang", "mode", "type", "kind", "encoding", "sort", "order", "style", "template"}
+)  # fmt: skip
+#: Values that change from one call to the next, masked before answers are compared.
+_VOLATILE = lazy_pattern(
+    r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"
+    r"|\b\d{1,2}:\d{2}:\d{2}(?:\.\d+)?\b"
+    r"|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"
+    r"|\b\d+(?:\.\d+)?\s?(?:ms|s|µs|us|sec|seconds)\b",
+    re.IGNORECASE,
+)
+_MISSING_NUMBER = 987_654_321
+
+
+def _parameter(tool: MCPToolDef, name: str) -> Parameter:
+    properties = tool.input_schema.get("properties") if tool.input_schema else None
+    schema = properties.get(name) if isinstance(properties, Mapping) else None
+    return Parameter(tool, name, schema if isinstance(schema, Mapping) else {})
+
+
+def _contrast_kind(tool: MCPToolDef, name: str, value: Any) -> str | None:
+    """``naming`` (the value names an existing thing), ``lookup`` (it selects what is looked
+    up or computed), or None (free text, an option, a number, a flag: nothing to contrast)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        return None
+    param = _parameter(tool, name)
+    if "enum" in param.schema or "const" in param.schema:
+        return None
+    tokens = set(name_tokens(name))
+    if tokens & _NAMING_WORDS and not (tokens & _FREE_WORDS and "name" not in tokens):
+        return "naming"
+    if isinstance(value, int):
+        return None
+    if tokens & _FREE_WORDS or not value.strip():
+        return None
+    return "lookup"
+
+
+def _missing_value(value: Any, tag: str) -> Any:
+    """A value of the same form as ``value`` that surely names nothing."""
+    if isinstance(value, int):
+        return _MISSING_NUMBER
+    text = str(value)
+    if re.fullmatch(
+        r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}", text
+    ):
+        return "00000000-0000-4000-8000-" + tag[:12].rjust(12, "0")
+    if text.isdigit():
+        return str(_MISSING_NUMBER)
+    if "/" in text or "\\" in text:
+        path = PurePath(text)
+        return str(path.with_name(f"toolscore-missing-{tag}{path.suffix}"))
+    suffix = PurePath(text).suffix if re.fullmatch(r"[\w.-]+\.\w{1,5}", text) else ""
+    return f"toolscore-missing-{tag}{suffix}"
+
+
+def contrast_arguments(
+    tool: MCPToolDef, arguments: Mapping[str, Any], tag: str
+) -> tuple[dict[str, Any], tuple[str, ...], bool] | None:
+    """The arguments of the contrast call, the replaced names, and whether one of them names
+    a thing; None when nothing can be contrasted."""
+    replaced: list[str] = []
+    naming = False
+    contrast = dict(arguments)
+    for name, value in arguments.items():
+        kind = _contrast_kind(tool, name, value)
+        if kind is None:
+            continue
+        contrast[name] = _missing_value(value, tag)
+        replaced.append(name)
+        naming = naming or kind == "naming"
+    return (contrast, tuple(replaced), naming) if replaced else None
+
+
+def _strings(value: Any, depth: int = 0) -> list[str]:
+    if isinstance(value, str):
+        found = [value]
+        if "/" in value:
+            found.append(PurePath(value).name)
+            found.append(PurePath(value).stem)
+        return [s for s in found if len(s) >= 2]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return [str(value)] if len(str(value)) >= 2 else []
+    if depth < 4 and isinstance(value, Mapping):
+        return [s for v in value.values() for s in _strings(v, depth + 1)]
+    if depth < 4 and isinstance(value, list):
+        return [s for v in value for s in _strings(v, depth + 1)]
+    return []
+
+
+def _masked(result: MCPToolResult, arguments: Mapping[str, Any]) -> str:
+    text = answer_text(result)
+    for value in sorted(set(_strings(dict(arguments))), key=len, reverse=True):
+        text = text.replace(value, "\u2039arg\u203a")
+    text = _VOLATILE.sub("\u2039t\u203a", text)
+    return " ".join(text.split())
+
+
+def same_shape(
+    ours: MCPToolResult,
+    our_arguments: Mapping[str, Any],
+    theirs: MCPToolResult,
+    their_arguments: Mapping[str, Any],
+) -> bool:
+    """Do two answers read the same once the arguments each call sent are masked out?"""
+    return _masked(ours, our_arguments) == _masked(theirs, their_arguments)
+
+
+_ECHO_FILLER = lazy_pattern(r"[\s\"'{}\[\]:,=()]+|\u2039arg\u203a|\u2039t\u203a")
+
+
+def _only_echoes(result: MCPToolResult, arguments: Mapping[str, Any]) -> bool:
+    """Is the answer our arguments and their names, and nothing else?"""
+    rest = _ECHO_FILLER.sub(" ", _masked(result, arguments))
+    for name in arguments:
+        rest = re.sub(rf"\b{re.escape(str(name))}\b", " ", rest)
+    return not re.search(r"\w", rest)
+
+
+def _reads_as_failure(result: MCPToolResult) -> bool:
+    return result.is_error or result.rpc_error_code is not None or reports_failure(result)
+
+
+@attrs.frozen
+class _Probe:
+    """One tool's passed happy path and the contrast call planned for it."""
+
+    index: int
+    scenario: Scenario
+    replaced: tuple[str, ...]
+    naming: bool
+
+
+async def establish_evidence(
+    server: ServerHandle,
+    tools: Mapping[str, MCPToolDef],
+    results: Sequence[ScenarioResult],
+    *,
+    timeout: float,
+    concurrency: int,
+) -> list[ScenarioResult]:
+    """``results`` with evidence on each tool's passed happy paths, and extra results for the
+    error-reported-as-success paths the contrast calls found (see the module)."""
+    out = list(results)
+    probes: list[_Probe] = []
+    tag = secrets.token_hex(6)
+    for index, result in _first_passes(out):
+        tool = tools.get(result.scenario.tool) or MCPToolDef(name=result.scenario.tool)
+        direct = _direct_evidence(tool, result)
+        if direct is not None:
+            out[index] = attrs.evolve(result, evidence=direct)
+            continue
+        planned = contrast_arguments(tool, result.scenario.arguments, tag)
+        if planned is None or tool_role(tool) == "producer":
+            out[index] = _answer_evidence(result)
+            continue
+        arguments, replaced, naming = planned
+        scenario = Scenario(
+            tool.name, arguments, "happy", "contrast probe: a value that names nothing"
+        )
+        probes.append(_Probe(index, scenario, replaced, naming))
+    if probes:
+        answers = await run_scenarios(
+            server, [p.scenario for p in probes], tools, timeout=timeout, concurrency=concurrency
+        )
+        for probe, answer in zip(probes, answers):
+            out[probe.index], extra = _judge_contrast(out[probe.index], probe, answer)
+            out += extra
+    return _spread(out)
+
+
+def _first_passes(results: Sequence[ScenarioResult]) -> list[tuple[int, ScenarioResult]]:
+    """Each tool's first passed happy path (the one its evidence is sought for)."""
+    seen: set[str] = set()
+    chosen: list[tuple[int, ScenarioResult]] = []
+    for index, result in enumerate(results):
+        tool = result.scenario.tool
+        if result.scenario.kind == "happy" and result.verdict == "pass" and tool not in seen:
+            if result.response is None or result.scenario.expect is not None:
+                seen.add(tool)  # a scenario file's expectation is its own evidence
+                continue
+            seen.add(tool)
+            chosen.append((index, result))
+    return chosen
+
+
+def _direct_evidence(tool: MCPToolDef, result: ScenarioResult) -> Evidence | None:
+    response = result.response
+    if response is None or tool.output_schema is None or response.structured is None:
+        return None
+    if output_problem(tool, response) is not None:
+        return None
+    return Evidence("output-schema", excerpt(json.dumps(response.structured, default=str)))
+
+
+def _answer_evidence(result: ScenarioResult) -> ScenarioResult:
+    assert result.response is not None
+    text = answer_text(result.response).strip()
+    if text and not reports_failure(result.response):
+        return attrs.evolve(result, evidence=Evidence("answer", excerpt(text)))
+    return _unverified(result, "answered with nothing: no content shows that the call worked")
+
+
+def _unverified(result: ScenarioResult, reason: str) -> ScenarioResult:
+    return attrs.evolve(
+        result,
+        ok=False,
+        verdict="inconclusive",
+        finding="inconclusive",
+        category="rejected-input",
+        needs="evidence",
+        detail=excerpt(reason),
+    )
+
+
+def _judge_contrast(
+    result: ScenarioResult, probe: _Probe, answer: ScenarioResult
+) -> tuple[ScenarioResult, list[ScenarioResult]]:
+    ours = result.response
+    theirs = answer.response
+    assert ours is not None
+    names = ", ".join(repr(name) for name in probe.replaced)
+    if theirs is None:  # the contrast call timed out or crashed: no comparison
+        return _answer_evidence(result), []
+    same = same_shape(ours, result.scenario.arguments, theirs, probe.scenario.arguments)
+    their_text = excerpt(answer_text(theirs)) or "(empty answer)"
+    if not same:
+        return (
+            attrs.evolve(
+                result,
+                evidence=Evidence("contrast", f"with a missing {names} it answered: {their_text}"),
+            ),
+            [],
+        )
+    if _only_echoes(ours, result.scenario.arguments):
+        # An answer made of nothing but what we sent: the tool took the input as given.
+        return _answer_evidence(result), []
+    reason = (
+        f"the answer is the same as for a {names} that does not exist ({their_text}): "
+        "the call did not reach anything real"
+    )
+    extra: list[ScenarioResult] = []
+    if probe.naming and not _reads_as_failure(theirs):
+        extra.append(
+            attrs.evolve(
+                answer,
+                scenario=attrs.evolve(probe.scenario, kind="edge"),
+                ok=False,
+                verdict="fail",
+                finding="error-as-success",
+                detail=excerpt(
+                    f"error reported as success: a {names} that does not exist got an answer "
+                    f"without isError, the same as a real one: {their_text}"
+                ),
+            )
+        )
+    return _unverified(result, reason), extra
+
+
+def _spread(results: list[ScenarioResult]) -> list[ScenarioResult]:
+    """A tool whose first pass lost it keeps no other unproven pass; one with evidence lends
+    it to its other passes."""
+    evidence: dict[str, Evidence] = {}
+    unproven: set[str] = set()
+    for result in results:
+        if result.scenario.kind != "happy":
+            continue
+        if result.evidence is not None:
+            evidence.setdefault(result.scenario.tool, result.evidence)
+        elif result.needs == "evidence":
+            unproven.add(result.scenario.tool)
+    out: list[ScenarioResult] = []
+    for result in results:
+        tool = result.scenario.tool
+        if result.scenario.kind == "happy" and result.verdict == "pass" and result.evidence is None:
+            if tool in evidence:
+                result = attrs.evolve(result, evidence=evidence[tool])
+            elif tool in unproven:
+                result = _unverified(result, "no passed call of this tool shows that it worked")
+        out.append(result)
+    return out
