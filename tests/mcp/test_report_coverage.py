@@ -305,8 +305,7 @@ def test_markdown_reports_coverage_status_and_tries() -> None:
     assert "- Call latency: p50 30.0 ms, p95 60.0 ms\n" in md
     assert (
         "| Tool | Scenarios | Avg latency | Def. tokens | Status | Evidence |\n"
-        "| --- | --- | --- | --- | --- | --- |"
-        in md
+        "| --- | --- | --- | --- | --- | --- |" in md
     )
     assert "| `convert_time` | 0/0 (+1 inconclusive) | 30.0 ms |" in md
     for tool, status in [
