@@ -42,7 +42,7 @@ _SPEC = r"SPEC\s*§|§\s*\d"
 #: Never anywhere in shipped source, strings included.
 ANYWHERE = re.compile(rf"{_SPEC}|tool-scorer", re.IGNORECASE)
 #: Not in comments or docstrings ("the referenced schema" is fine).
-IN_PROSE = re.compile(rf"{_SPEC}|tool-scorer|\bthe reference\b", re.IGNORECASE)
+IN_PROSE = re.compile(rf"{_SPEC}|tool-scorer|\bthe\s+reference\b", re.IGNORECASE)
 #: Not in the prose of a file that runs the reference product side by side.
 IN_SIDE_BY_SIDE_PROSE = re.compile(_SPEC, re.IGNORECASE)
 #: Code (not prose) naming the reference interpreter: the file runs the reference product.
