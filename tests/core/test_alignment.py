@@ -1,5 +1,6 @@
 """The alignment: one-to-one pairing per tool, maximum pairs, then correct arguments, then the
-reference's lexicographic tie-break (SPEC §2.2), computed in polynomial time."""
+first pairing in lexicographic order of decisions (expected calls in order, each preferring
+"unpaired", then actual calls by ascending index), computed in polynomial time."""
 
 from __future__ import annotations
 
@@ -104,8 +105,9 @@ def hungarian_lexicographic(
 
 
 def reference_greedy_value(gold: list[Args], trace: list[dict[str, Any]]) -> tuple[int, int]:
-    """(pairs, correct) of the reference's pairing above 12 actual calls: each gold call in
-    order takes the free actual call of the highest weight, the earliest on ties."""
+    """(pairs, correct) of the greedy pairing above 12 actual calls that docs/compat.md#pairing
+    departs from: each gold call in order takes the free actual call of the highest weight, the
+    earliest on ties. The optimal pairing must never do worse."""
     w = weights(gold, trace, False)
     used: set[int] = set()
     total = 0
@@ -170,7 +172,8 @@ def test_larger_groups_match_an_independent_exact_method_and_beat_the_greedy() -
 
 def test_the_documented_tie_break() -> None:
     """Gold [s (args omitted), s({})] vs trace [s(y=5)]: the trace call pairs with s({});
-    with the gold calls swapped it pairs with the omitted-args call (SPEC §2.2)."""
+    with the gold calls swapped it pairs with the omitted-args call: an omitted-args call
+    counts 0 correct arguments, so both pairings tie, and the first in decision order wins."""
     assert align_group([None, {}], [{"y": 5}]) == [(1, 0, 0)]
     assert align_group([{}, None], [{"y": 5}]) == [(1, 0, 0)]
     assert align_group([{"q": "a"}, {"q": "a"}], [{"q": "a"}]) == [(1, 0, 1)]
@@ -255,4 +258,4 @@ def test_one_tool_with_100_expected_and_12_actual_calls_is_fast() -> None:
     result = align(expected, actual)
     elapsed = time.process_time() - start
     assert len(result.pairs) == 12
-    assert elapsed < 0.5  # a few ms on a quiet machine; the reference needs seconds
+    assert elapsed < 0.5  # a few ms on a quiet machine; an exponential search needs seconds

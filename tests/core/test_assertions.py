@@ -32,7 +32,7 @@ TRACE = [
     {"tool": "cancel_booking", "args": {"booking_id": "B-9"}},
 ]
 
-#: SPEC §1.5's observed example, as the reference renders it (the title line is padded).
+#: The observed-calls table exactly as it renders (the title line is padded to the width).
 TITLE = " " * 35 + "Expected vs Actual Tool Calls" + " " * 36
 OBSERVED = (
     TITLE

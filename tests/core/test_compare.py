@@ -1,4 +1,5 @@
-"""The one comparison function (SPEC §2.2 ``compare``) and the match keys behind the index."""
+"""The one comparison function (``values_match``: lenient and strict) and the match keys behind
+the index."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from toolscore.matching.values import count_correct, match_key, values_match
         (None, 0, False, False),
         (float("nan"), float("nan"), False, False),
         (2**1100, 2**1100, True, True),
-        (2**1100, 1e300, False, False),  # the reference raised OverflowError here
+        (2**1100, 1e300, False, False),  # no OverflowError (docs/compat.md#huge-numbers)
         (0.1 + 0.2, 0.3, False, False),
     ],
 )

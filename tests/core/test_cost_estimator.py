@@ -44,7 +44,7 @@ def test_a_model_is_priced_by_the_longest_name_it_contains(
 
 
 def test_a_million_input_tokens_on_gpt_4o_mini_cost_its_own_price() -> None:
-    # The reference charges $2.50 here (gpt-4o's price); SPEC §9 item 8 is fixed.
+    # Priced as gpt-4o-mini, not as gpt-4o ($2.50): docs/compat.md#model-pricing.
     assert calculate_llm_cost("gpt-4o-mini", 1_000_000, 0) == pytest.approx(0.15)
     assert calculate_llm_cost("claude-opus-4-6", 1_000_000, 1_000_000) == pytest.approx(90.0)
 

@@ -41,7 +41,7 @@ def test_arg_problems_order_and_text() -> None:
 
 
 def test_arg_problems_use_the_shared_comparison() -> None:
-    # SPEC §9.1 fix 12: what argument_f1 counts as correct never shows a diff line.
+    # What argument_f1 counts as correct never shows a diff line (docs/compat.md#one-comparison).
     assert arg_problems({"city": "NYC", "n": 1}, {"city": " NYC", "n": 1.0}) == []
     assert arg_problems({"n": 1}, {"n": 1.0}, strict=True) == ["n: 1 ≠ 1.0"]
     assert arg_problems({"id": Regex(r"FL-\d+"), "x": ANY}, {"id": "FL-9", "x": None}) == []

@@ -4,11 +4,11 @@ Several hundred random cases (seeded) go through both implementations: ours in t
 the reference in its own interpreter (``TOOLSCORE_REFERENCE_PYTHON``, e.g.
 ``/opt/refvenv/bin/python``) via ``benchmarks/reference/run_reference.py``. Every metric must
 agree (same keys in the same order, same types, numbers within 1e-9), and so must the score,
-except for the documented SPEC §9.1 fixes:
+except for these documented departures:
 
-* fix 1: the score is rounded to 12 decimals (a perfect match is exactly 1.0) and the grade
-  is that of the rounded score;
-* the pairing: where a tool has more than 12 actual calls the reference pairs greedily and
+* docs/compat.md#perfect-score: the score is rounded to 12 decimals (a perfect match is
+  exactly 1.0) and the grade is that of the rounded score;
+* docs/compat.md#pairing: where a tool has more than 12 actual calls the reference pairs greedily and
   ours optimally, so argument metrics may differ there; ours must then pair at least as many
   calls with at least as many correct arguments.
 """

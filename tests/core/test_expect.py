@@ -1,4 +1,4 @@
-"""The fluent expect() API: every method and error of SPEC §1.8."""
+"""The fluent expect() API: every method, and the error each one raises on a failed expectation."""
 
 from __future__ import annotations
 

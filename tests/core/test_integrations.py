@@ -79,7 +79,8 @@ def test_auto_extract_returns_call_lists_unchanged() -> None:
 
 def test_auto_extract_reads_canonical_documents(builtin_pm: ToolscorePluginManager) -> None:
     payload = {"calls": [{"tool": "a", "args": {"x": 1}, "id": "c1"}, {"tool": "b"}]}
-    # tool-scorer's keys are always there (None when unknown): code reads them unguarded.
+    # The documented keys are always there (None when unknown): code reads them unguarded
+    # (docs/compat.md#what-stays-the-same).
     assert auto_extract(payload, plugin_manager=builtin_pm) == [
         {
             "tool": "a",
@@ -204,7 +205,8 @@ def test_judge_config_without_toolscore_judge_says_what_to_install() -> None:
 
 
 def test_extracted_dicts_carry_failures_and_timings(builtin_pm: ToolscorePluginManager) -> None:
-    """Failures, results and timings a trace records come back under tool-scorer's keys."""
+    """Failures, results and timings a trace records come back under the documented keys
+    (``is_error``, ``error``, ``result``, ``duration``, ``cost``)."""
     payload = {
         "calls": [
             {"tool": "a", "args": {}, "error": "boom", "duration": 0.5, "cost": 0.01},

@@ -82,7 +82,7 @@ def test_gold_array_keeps_args_semantics_and_documented_fields(write_json: Write
     assert calls[2].args == {}  # {}: expect no arguments
     assert calls[2].metadata["side_effects"] == {"http_ok": True}
     assert calls[3].args is None
-    # SPEC §9.1 fix 4: generate's metadata.schema and any other field survive.
+    # generate's metadata.schema and any other field survive (docs/compat.md#gold-files).
     assert calls[3].metadata["schema"] == {"q": {"type": "string"}}
     assert calls[3].metadata["owner"] == "qa"
     assert calls[3].metadata["priority"] == 2

@@ -1,4 +1,4 @@
-"""Matchers (SPEC §1.9) and their JSON forms in gold, snapshot and rule files."""
+"""Matchers (``ANY``, ``Regex``, ...) and their JSON forms in gold, snapshot and rule files."""
 
 from __future__ import annotations
 

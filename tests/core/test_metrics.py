@@ -1,4 +1,5 @@
-"""The metrics: every worked example of SPEC §2.15, then each metric's edge cases."""
+"""The metrics: a table of worked examples (calls in, score, grade and metrics out), then each
+metric's edge cases."""
 
 from __future__ import annotations
 
@@ -49,9 +50,9 @@ GUARDRAILS_TRACE = [
     failed(c("deploy", env="prod")),
 ]
 
-# (row, expected, actual, options, score, grade, {metric: value}) — SPEC §2.15. The reference
-# printed 0.9999999999999999 for "1.0" rows and 0.7999999999999999 (grade C) for rows 18 and 23;
-# ours sums exactly and rounds (SPEC §9.1 fix 1).
+# (row, expected, actual, options, score, grade, {metric: value}). A naive weighted sum gives
+# 0.9999999999999999 for the "1.0" rows and 0.7999999999999999 (grade C) for rows 18 and 23;
+# the score is rounded to 12 places before grading (docs/compat.md#perfect-score).
 ROWS: list[tuple[str, list[Any], list[Any], dict[str, Any], float, str, dict[str, Any]]] = [
     ("1", [c("s", q="test")], [c("s", q="test")], {}, 1.0, "A",
      {"sel": 1, "p": 1, "r": 1, "f1": 1, "seq": 1, "red": 0, "traj": 1, "rcr": 1}),

@@ -1,4 +1,4 @@
-"""Forbidden-call rules (SPEC §1.11): validation, matching, JSON forms and rule files."""
+"""Forbidden-call rules (``check_forbidden_calls``): validation, matching, JSON forms and rule files."""
 
 from __future__ import annotations
 

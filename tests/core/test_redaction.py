@@ -167,11 +167,12 @@ def test_redact_strings_keeps_the_structure_of_a_document() -> None:
 
 
 def test_the_security_metric_still_counts_only_the_spec_formats() -> None:
-    # Redaction hides more than the metric counts; the metric's numbers stay the reference's.
+    # Redaction hides more than the metric counts; the metric's numbers must not drift
+    # (docs/compat.md#what-stays-the-same).
     args = {
         "a": "password=Hunter2!x",
         "b": "Bearer 9f8e7d6c5b4a3f2e1d0c",
-        "c": "leak_AKIAIOSFODNN7EXAMPLE",  # no word boundary: not counted (SPEC §2.9)
+        "c": "leak_AKIAIOSFODNN7EXAMPLE",  # no word boundary before the key: not counted
         "d": "AKIAIOSFODNN7EXAMPLE",
         "e": PEM,
     }

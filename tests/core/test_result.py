@@ -1,4 +1,5 @@
-"""EvaluationResult: score, grade, weights and the v2 record (SPEC §1.4, §9.1 fix 1)."""
+"""EvaluationResult: score, grade, weights and the v2 record; a perfect score is exactly 1.0
+(docs/compat.md#perfect-score)."""
 
 from __future__ import annotations
 
@@ -61,7 +62,7 @@ def test_score_is_the_weighted_sum_rounded_to_twelve_places() -> None:
         }
     )
     naive = 0.4 * 1.0 + 0.3 * (2 / 3) + 0.2 * 0.5 + 0.1 * 1.0 + 0.0 * 0.5
-    assert naive == 0.7999999999999999  # what the reference printed (grade C)
+    assert naive == 0.7999999999999999  # a naive sum: grade C (docs/compat.md#perfect-score)
     assert result.score == 0.8
     assert result.grade == "B"
     perfect = EvaluationResult(

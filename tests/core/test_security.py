@@ -1,4 +1,4 @@
-"""Credentials in tool arguments (SPEC §2.9) and their redaction."""
+"""Credentials in tool arguments (what ``security_metrics`` counts) and their redaction."""
 
 from __future__ import annotations
 

@@ -112,7 +112,7 @@ def test_evaluate_trace_adds_its_metrics_in_the_references_order(
         ("notify", "http_ok", False, "Tool call not found in trace"),
     ]
     assert effects["success_rate"] == 3 / 5
-    # the $regex form in a gold file is a matcher (SPEC §9.1 fix 4)
+    # the $regex form in a gold file is a matcher (docs/compat.md#gold-files)
     assert result.metrics["argument_metrics"]["recall"] > 0
 
     quiet = evaluate_trace(gold, trace, validate_side_effects=False, plugin_manager=builtin_pm)

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ACTION = ROOT / "action.yml"
 BIN = Path(sys.executable).parent
 
-#: What SPEC §0 says the reference's action offers.
+#: The inputs and outputs the action has always offered; workflows written for it use them.
 SPEC_INPUTS = {
     "gold-file",
     "trace-file",

@@ -1,4 +1,5 @@
-"""JudgeConfig: provider inference, key resolution and the reference's error texts."""
+"""JudgeConfig: provider inference, key resolution and its error texts (kept word for word:
+users match on them)."""
 
 from __future__ import annotations
 

@@ -102,7 +102,7 @@ def test_no_pairs_means_no_request_and_no_key(judge_pm: ToolscorePluginManager) 
 
 def test_judge_argument_forms() -> None:
     assert judge_config(True) == JudgeConfig()
-    assert judge_config(None) == JudgeConfig()  # the reference treats None as the default too
+    assert judge_config(None) == JudgeConfig()  # None means the default judge too
     assert judge_config("claude-3-5-haiku-latest").resolve_provider() == "anthropic"
     config = JudgeConfig("gemini-2.0-flash", timeout=3)
     assert judge_config(config) is config

@@ -180,7 +180,7 @@ def test_unusable_definitions_are_lint_findings(pm: ToolscorePluginManager, clie
         if i.rule in ("invalid-schema", "invalid-name", "duplicate-name")
     ]
     assert found == BAD_DEFINITIONS
-    # The reference rule keeps its own message alongside.
+    # The `naming` rule keeps its own message alongside.
     assert ("naming", "tool name 'has space' is not snake_case") in [
         (i.rule, i.message) for i in card.lint
     ]

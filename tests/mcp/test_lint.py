@@ -1,4 +1,5 @@
-"""Lint rules: the reference's messages and fixes, rules as plugins, no false positives."""
+"""Lint rules: their messages and fixes (kept word for word, docs/compat.md#mcp-scenario-arguments),
+rules as plugins, no false positives."""
 
 from __future__ import annotations
 

@@ -437,7 +437,7 @@ def test_json_adds_coverage_latency_and_per_result_provenance() -> None:
         [],
         [],
     )
-    # The reference keys are still there.
+    # The scorecard's established keys are still there (reports that parse them keep working).
     assert {"grade", "score", "scores", "tools", "results", "lint", "fixes", "run"} <= set(data)
     assert (
         json.loads(json.dumps(scorecard_to_json(make_card(provisional=True))))["coverage"][

@@ -174,7 +174,8 @@ def test_unparseable_arguments_are_kept_and_reported() -> None:
         ]
     }
     (call,) = EXTRACTORS["openai"].extract(payload)
-    # tool-scorer's {} for the score; the text and the decoder's error kept in metadata.
+    # {} for the score; the text and the decoder's error kept in metadata
+    # (docs/compat.md#arguments-not-json).
     assert call.args == {}
     assert call.metadata["raw_arguments"] == "{'bad': json}"
     assert call.metadata["args_parse_error"].startswith(

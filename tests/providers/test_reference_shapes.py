@@ -1,8 +1,8 @@
-"""Shapes tool-scorer 1.10 reads that a user may hand us unchanged (drop-in compatibility).
+"""Payload shapes a user may hand us unchanged after swapping toolscore in (drop-in use).
 
-Each payload here is one the reference product extracts; ours must find the same calls, and
-where we depart on purpose (handoffs kept, unreadable arguments noted) the departure is the
-documented one (docs/compat.md).
+Each payload here must give the documented calls (docs/compat.md#what-stays-the-same); where we
+depart on purpose (handoffs kept, unreadable arguments noted) the departure is the documented
+one (docs/compat.md#handoffs, docs/compat.md#arguments-not-json).
 """
 
 from __future__ import annotations

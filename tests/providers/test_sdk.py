@@ -266,8 +266,8 @@ def test_openai_agents_scripted_run() -> None:
 
 
 def test_openai_agents_handoff_is_a_call_marked_as_handoff() -> None:
-    """The model called ``transfer_to_billing`` as a tool: it is scored as a call (tool-scorer
-    skips it; docs/compat.md), marked as a handoff, in run order, objects and JSON alike."""
+    """The model called ``transfer_to_billing`` as a tool: it is scored as a call
+    (docs/compat.md#handoffs), marked as a handoff, in run order, objects and JSON alike."""
     pytest.importorskip("agents")
     from providers_sdk_runs import openai_agents_handoff_run, openai_agents_items_json
 

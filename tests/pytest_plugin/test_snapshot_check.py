@@ -1,4 +1,5 @@
-"""``snapshot_check`` without pytest: the state machine of SPEC §5.2 and the matcher forms."""
+"""``snapshot_check`` without pytest: its life cycle (record, approve, replay; nothing written in CI)
+and the matcher forms."""
 
 from __future__ import annotations
 

@@ -81,7 +81,7 @@ def test_values_that_are_not_json_leave_the_old_file_alone(tmp_path: Path) -> No
     store = SnapshotStore(tmp_path)
     path = store.save(Snapshot(name="n", calls=[{"tool": "t", "args": {"a": 1}}]))
     before = path.read_bytes()
-    # "JSON-serializable" is the phrase tool-scorer's message has, and users match on it.
+    # "JSON-serializable" is the documented message's phrase, and users match on it.
     with pytest.raises(ValueError, match="JSON-serializable plain JSON values"):
         store.save(Snapshot(name="n", calls=[{"tool": "t", "args": {"when": object()}}]))
     assert path.read_bytes() == before

@@ -158,7 +158,7 @@ def test_capture_file_evaluates_against_its_own_gold(tmp_path: Path) -> None:
     ]
     result = evaluate_trace(gold, trace)
     assert result.score == 1.0
-    # no impossible `side_effects.result` check (SPEC §9 item 6)
+    # no `side_effects.result` check that could never pass (docs/compat.md#capture-gold)
     assert result.metrics.get("side_effect_metrics", {}).get("total_checks", 0) == 0
 
 

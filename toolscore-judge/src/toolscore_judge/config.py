@@ -1,8 +1,8 @@
 """Judge configuration: which model, which provider, which key, how patient.
 
-:class:`JudgeConfig` is public as ``toolscore.JudgeConfig``. Its first six fields keep the
-reference's order and defaults, so ``JudgeConfig("claude-3-5-haiku")`` works as before; the
-rest are keyword-only. Only impossible numbers (a negative retry count, a zero timeout) are
+:class:`JudgeConfig` is public as ``toolscore.JudgeConfig``. Its first six fields keep their
+public order and defaults, so ``JudgeConfig("claude-3-5-haiku")`` works positionally as code
+written for it expects (docs/compat.md#what-stays-the-same); the rest are keyword-only. Only impossible numbers (a negative retry count, a zero timeout) are
 rejected when a config is built: the provider and the key are resolved when a judge runs,
 and a problem then is recorded in ``semantic_metrics["error"]`` instead of stopping the
 evaluation.

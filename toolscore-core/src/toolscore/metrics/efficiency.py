@@ -118,7 +118,12 @@ def _signatures(trace_calls: Sequence[ToolCall], repeated: set[str]) -> list[tup
 def calculate_redundant_call_rate(
     gold_calls: Sequence[ToolCall], trace_calls: Sequence[ToolCall]
 ) -> dict[str, int | float]:
-    """Redundancy, repetition and failure counts and rates over the actual calls (§2.4)."""
+    """Redundancy, repetition and failure counts and rates over the actual calls.
+
+    A call is redundant when its tool is called more often than the gold expects; identical
+    when its tool and arguments repeat an earlier call; a retry when it repeats the failed call
+    right before it. Every rate is over the number of actual calls.
+    """
     total = len(trace_calls)
     if not total:
         return {

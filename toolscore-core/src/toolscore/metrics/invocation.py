@@ -19,7 +19,11 @@ if TYPE_CHECKING:
 def calculate_invocation_accuracy(
     gold_calls: Sequence[ToolCall], trace_calls: Sequence[ToolCall]
 ) -> float:
-    """Tool-name set overlap with a half-point penalty per missing or unexpected tool (§2.6)."""
+    """Tool-name set overlap with a half-point penalty per missing or unexpected tool.
+
+    ``(shared - 0.5 * (missing + unexpected)) / expected`` over the sets of tool names, clamped
+    to [0, 1]; 1.0 when both sides are empty, 0.0 when only one is.
+    """
     if not gold_calls and not trace_calls:
         return 1.0
     if not gold_calls or not trace_calls:

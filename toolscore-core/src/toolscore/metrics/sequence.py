@@ -65,7 +65,11 @@ def levenshtein(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
 def calculate_edit_distance(
     gold_calls: Sequence[ToolCall], trace_calls: Sequence[ToolCall]
 ) -> dict[str, float]:
-    """``edit_distance`` (a float), ``normalized_distance``, ``sequence_accuracy`` (§2.3)."""
+    """``edit_distance`` (a float), ``normalized_distance``, ``sequence_accuracy``.
+
+    The Levenshtein distance between the two sequences of tool names, divided by the longer
+    length (at least 1); the accuracy is one minus that.
+    """
     distance = levenshtein([c.tool for c in gold_calls], [c.tool for c in trace_calls])
     normalized = distance / max(len(gold_calls), len(trace_calls), 1)
     return {

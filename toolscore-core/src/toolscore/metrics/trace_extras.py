@@ -61,7 +61,7 @@ def calculate_side_effect_success_rate(
     validators: Mapping[str, Callable[[ToolCall, Any], bool]] | None = None,
     alignment: Alignment | None = None,
 ) -> dict[str, Any]:
-    """Run each gold call's ``side_effects`` checks against its paired actual call (§2.11).
+    """Run each gold call's ``side_effects`` checks against its paired actual call.
 
     Uses the evaluation's alignment (lenient), so a missing or reordered call never shifts
     which actual call is checked.
