@@ -17,8 +17,7 @@ from _stdio import serve, text_result
 
 TOKEN = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
 HOSTILE = (
-    f'<script>alert(1)</script> "onerror=alert(2) x=" \x1b[2J\x1b[31mRED\x1b[0m '
-    f"\u202eevil {TOKEN}"
+    f'<script>alert(1)</script> "onerror=alert(2) x=" \x1b[2J\x1b[31mRED\x1b[0m \u202eevil {TOKEN}'
 )
 ECHO = "echo<script>alert(1)</script>"
 BREAKOUT = 'img"onerror=alert(2)'
