@@ -48,7 +48,7 @@ _SUFFIXES = {".json": "json", ".sarif": "sarif", ".html": "html", ".htm": "html"
 )
 @click.option(
     "--report",
-    metavar="FORMAT[=PATH]",
+    metavar="NAME[=PATH]",
     help="Write a report file: md, json, sarif (lint and scenario findings) or html (one "
     "self-contained page); the path after '=' or from --output.",
 )
