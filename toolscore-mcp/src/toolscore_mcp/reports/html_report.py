@@ -133,8 +133,14 @@ def _hero(card: MCPScorecard) -> str:
         f'<div><div class="score">Grade {_e(card.grade)}{badge} &middot; '
         f"score {_e(f'{card.score:.0%}')}</div>"
         f'<div class="verified" id="verified">{_e(verified_text(card))}</div>'
-        f'<div class="muted">{_s(card.coverage_line())}</div></div></section>'
+        f"{_unverified(card)}</div></section>"
     )
+
+
+def _unverified(card: MCPScorecard) -> str:
+    """What kept the other tools from a verdict (``2 need network, 1 skipped``), if any."""
+    _, _, rest = card.coverage_line().partition("; ")
+    return f'<div class="muted">{_s(rest)}</div>' if rest else ""
 
 
 def _summary(card: MCPScorecard) -> str:
