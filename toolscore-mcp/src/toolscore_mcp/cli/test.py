@@ -29,6 +29,8 @@ from toolscore_mcp.cli.options import (
 __all__ = ["test_command"]
 
 _GRADES = ("A", "B", "C", "D", "F")
+_REPORTS = ("md", "json", "sarif", "html")
+_SUFFIXES = {".json": "json", ".sarif": "sarif", ".html": "html", ".htm": "html"}
 
 
 @click.command("test")
@@ -46,8 +48,9 @@ _GRADES = ("A", "B", "C", "D", "F")
 )
 @click.option(
     "--report",
-    type=click.Choice(["md", "json", "sarif"]),
-    help="Write a report file (needs --output): Markdown, JSON, or SARIF (lint and scenario findings).",
+    metavar="NAME[=PATH]",
+    help="Write a report file: md, json, sarif (lint and scenario findings) or html (one "
+    "self-contained page); the path after '=' or from --output.",
 )
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Report file path.")
 @click.option(
@@ -156,7 +159,7 @@ def test_command(
     COMMAND is the server's launch command as one quoted string ("python server.py"), or
     several words after --; a URL (or --url) for a remote server; or --config.
     """
-    report = _report_format(report, output, fail_under)
+    report, output = _report_format(report, output, fail_under)
     limits = parse_budget_options(budget, max_tools)
     locked = None
     if lock_file is not None:
@@ -204,16 +207,27 @@ def test_command(
     )
 
 
-def _report_format(report: str | None, output: Path | None, fail_under: str | None) -> str | None:
-    """Check ``--fail-under``, ``--report`` and ``--output`` together; the report format,
-    from ``--report`` or else from the output file's extension."""
+def _report_format(
+    report: str | None, output: Path | None, fail_under: str | None
+) -> tuple[str | None, Path | None]:
+    """Check ``--fail-under``, ``--report`` and ``--output`` together; the report format
+    (from ``--report`` or else from the output file's extension) and its path
+    (``--report FORMAT=PATH`` or ``--output``)."""
     if fail_under is not None and fail_under.upper() not in _GRADES:
         abort(f"--fail-under must be one of A-F, got {fail_under!r}.", 2)
+    if report is not None:
+        report, _, path = report.partition("=")
+        if report not in _REPORTS:
+            abort(f"--report must be one of {', '.join(_REPORTS)}, got {report!r}.", 2)
+        if path and output is not None:
+            abort("Give the report's path once: --report FORMAT=PATH or --output PATH.", 2)
+        if path:
+            output = Path(path)
     if report is not None and output is None:
         abort("--report requires --output PATH.", 2)
     if output is not None and report is None:
-        report = {".json": "json", ".sarif": "sarif"}.get(output.suffix.lower(), "md")
-    return report
+        report = _SUFFIXES.get(output.suffix.lower(), "md")
+    return report, output
 
 
 def _with_lock_changes(card: Any, locked: dict[str, dict[str, Any]]) -> Any:
@@ -284,18 +298,17 @@ def _finish(
     from toolscore_mcp.reports.markdown import scorecard_to_markdown
 
     console = output_console()
-    wrote = False
     if report is not None and output is not None:
         _write_report(card, report, output)
+    print_scorecard(card, console, verbose=verbose)
+    if report is not None and output is not None:
         name = shown(card.server.name or "server", one_line=True)
         console.print(
             Text(
-                f"{name} -> Grade {card.grade} (score {card.score:.0%}). Report written to {output}."
+                f"\n{name} -> Grade {card.grade} (score {card.score:.0%}). "
+                f"Report written to {shown(output, one_line=True)}."
             )
         )
-        wrote = True
-    if ci or verbose or not wrote:
-        print_scorecard(card, console, verbose=verbose)
     if ci:
         summary = os.environ.get("GITHUB_STEP_SUMMARY")
         if summary:
@@ -360,6 +373,10 @@ def _write_report(card: Any, report: str, output: Path) -> None:
     elif report == "sarif":
         log = scorecard_to_sarif(card, version=toolscore_version())
         text = json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    elif report == "html":
+        from toolscore_mcp.reports.html_report import scorecard_to_html
+
+        text = scorecard_to_html(card, version=toolscore_version())
     else:
         text = scorecard_to_markdown(card)
     try:
