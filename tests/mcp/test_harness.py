@@ -48,7 +48,9 @@ def test_sample_server_grades_b_with_three_top_issues(
         ("create_note", 5, 5),
         ("list_notes", 5, 5),
         ("search_notes", 4, 4),
-        ("delete_note", 4, 4),
+        # Destructive: called once, on the id create_note returned; its edge cases drop or
+        # blank that id, so they have no target of this run and are not sent.
+        ("delete_note", 1, 1),
         ("export_notes", 3, 5),
     ]
     export = [r for r in card.results if r.scenario.tool == "export_notes"]

@@ -8,7 +8,7 @@ milliseconds and needs no setup. Its flaws are deliberate, so the demo has somet
 * ``delete_note``'s ``note_id`` has no type (lint error);
 * ``export_notes`` fails on every call, valid input included (a failing happy path).
 
-The other tools answer ``ok``. Graded: B (84%), top issues export_notes, delete_note,
+``create_note`` answers with the new note's id; the other tools answer ``ok``. Graded: B (84%), top issues export_notes, delete_note,
 search_notes.
 """
 
@@ -99,6 +99,9 @@ def _call(request_id: Any, params: dict[str, Any]) -> None:
     if name == "export_notes":
         text = "export failed: storage backend not configured"
         _reply(request_id, result={"content": [{"type": "text", "text": text}], "isError": True})
+    elif name == "create_note":
+        text = json.dumps({"id": "note-1"})  # the id delete_note takes (this run's own note)
+        _reply(request_id, result={"content": [{"type": "text", "text": text}]})
     elif name in _WORKING:
         _reply(request_id, result={"content": [{"type": "text", "text": "ok"}]})
     else:
