@@ -63,9 +63,12 @@ _CREDENTIALS = lazy_pattern(
 )
 #: A refusal that names a start option or the server's own policy: the environment the server
 #: was started in, not a defect. ``fix`` is the option to start it with, when it names one.
+_START_OPTION = lazy_pattern(
+    r"(?:start|run|launch|restart)(?: the server| it)? with (?P<fix>--?[A-Za-z][\w-]*(?:=\S+)?)",
+    re.IGNORECASE,
+)
 _POLICY = lazy_pattern(
-    r"(?:start|run|launch|restart)(?: the server| it)? with (?P<fix>--?[A-Za-z][\w-]*(?:[= ]\S+)?)"
-    r"|security violation|disabled by (?:the )?(?:configuration|config|policy|administrator|server)"
+    r"security violation|disabled by (?:the )?(?:configuration|config|policy|administrator|server)"
     r"|not (?:a )?public (?:ip )?address|is not allowed by (?:the )?(?:server|policy|configuration)"
     r"|(?:command|program|host|domain|url|ip|address|operation|tool) \S+ is not allowed"
     r"|outside (?:of )?(?:the )?allowed (?:directories|roots|paths)|not in (?:the )?allow ?list"
@@ -181,11 +184,12 @@ def missing_credential_line(stderr: str) -> str:
 def policy_fix(text: str) -> str | None:
     """If ``text`` refuses a call by the server's policy or a start option, the fix to quote
     ("start the server with --allow-private-ips", or the refusal itself); else None."""
+    option = _START_OPTION.search(text)
+    if option is not None:
+        return f"start the server with {option.group('fix').rstrip('.,;:')}"
     match = _POLICY.search(text)
     if match is None:
         return None
-    if match.group("fix"):
-        return f"start the server with {match.group('fix').rstrip('.,;:')}"
     start = max(0, match.start() - 80)
     quoted = " ".join(text[start : match.end() + 80].split())
     return f"the server's policy refused it ({quoted}); allow it in the server's configuration"

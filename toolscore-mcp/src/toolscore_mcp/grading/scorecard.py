@@ -276,7 +276,15 @@ class MCPScorecard:
                 rows.append(ToolCoverage(tool.name, "defect"))
             elif happy:
                 needs = [r.needs or "valid input" for r in happy if r.verdict == "inconclusive"]
-                order = ("network", "credentials", "rate-limit", "binary", "setup", "valid input")
+                order = (
+                    "network",
+                    "credentials",
+                    "rate-limit",
+                    "binary",
+                    "policy",
+                    "setup",
+                    "valid input",
+                )
                 rows.append(ToolCoverage(tool.name, "needs", min(needs, key=order.index)))
             else:
                 rows.append(ToolCoverage(tool.name, "skipped", "not called"))
