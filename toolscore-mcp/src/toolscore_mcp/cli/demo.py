@@ -27,7 +27,11 @@ def demo_command(ctx: click.Context) -> None:
     # The sample server's file, found without importing it: it runs in its own process.
     sample_server = Path(__file__).resolve().parent.parent / "sample_server.py"
     target = ServerTarget(command=(sys.executable, str(sample_server)))
-    early = prelaunch(target)  # boots while the rest gets ready
+    from toolscore_mcp.sandbox.environment import isolate
+    from toolscore_mcp.sandbox.lazy import LazySandbox
+
+    reserved = LazySandbox.reserve()  # first, so the server starts in it
+    early = prelaunch(isolate(target, reserved.reserved).target)  # boots meanwhile
     from rich.text import Text
 
     from toolscore_mcp.client.errors import MCPError
@@ -43,7 +47,9 @@ def demo_command(ctx: click.Context) -> None:
     try:
         card = run_sync(
             lambda: grade_server(
-                target, TestOptions(timeout=30.0, prelaunched=early), pm=plugin_manager_of(ctx)
+                target,
+                TestOptions(timeout=30.0, prelaunched=early, reserved=reserved),
+                pm=plugin_manager_of(ctx),
             )
         )
     except MCPError as exc:
@@ -51,6 +57,7 @@ def demo_command(ctx: click.Context) -> None:
     finally:
         if early is not None:
             early.discard()
+        reserved.close()
     from toolscore_mcp.reports.console import print_scorecard
 
     print_scorecard(card, console)

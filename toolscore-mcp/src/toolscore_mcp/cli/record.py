@@ -24,16 +24,26 @@ __all__ = ["record_command"]
 )
 def record_command(output: Path, **server: Any) -> None:
     """Record real tool calls between an MCP client and a server."""
-    from toolscore_mcp.client.recorder import MCPRecorder
+    import shutil
+    import tempfile
 
-    target = resolve_target(**server)
+    from toolscore_mcp.client.recorder import MCPRecorder
+    from toolscore_mcp.sandbox.environment import isolate
+
+    given = resolve_target(**server)
+    # The server runs in a throw-away folder (working directory, HOME, TMPDIR, XDG folders)
+    # unless the config's cwd or env sets them, as in `mcp test`.
+    folder = Path(tempfile.mkdtemp(prefix="toolscore-record-")).resolve()
+    target = isolate(given, folder).target
     recorder = MCPRecorder(
         list(target.command), output, env=dict(target.env) or None, cwd=target.cwd
     )
     try:
         code = recorder.run()
     except OSError as exc:
-        abort(f"Failed to launch MCP server {list(target.command)}: {exc.strerror or exc}")
+        abort(f"Failed to launch MCP server {list(given.command)}: {exc.strerror or exc}")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
     print(
         f"toolscore: recorded {recorder.calls_recorded} tool call(s) to {output}", file=sys.stderr
     )

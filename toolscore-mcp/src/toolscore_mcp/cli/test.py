@@ -103,6 +103,13 @@ _SUFFIXES = {".json": "json", ".sarif": "sarif", ".html": "html", ".htm": "html"
     help="Do not create the run's sandbox (files, git repository, database, loopback web server).",
 )
 @click.option(
+    "--allow-destructive",
+    is_flag=True,
+    help="Call destructive tools (annotated destructiveHint, or named delete, drop, wipe, reset, "
+    "kill, purge...) even when their target is not in the sandbox or created by this run. "
+    "Without it such calls are not sent, and the tool is listed as 'not called: destructive'.",
+)
+@click.option(
     "--client",
     type=click.Choice(["auto", "sdk"]),
     default="auto",
@@ -141,6 +148,7 @@ def test_command(
     save_scenarios: Path | None,
     recorded: Path | None,
     no_sandbox: bool,
+    allow_destructive: bool,
     client: str,
     verbose: bool,
     budget: str | None,
@@ -153,8 +161,11 @@ def test_command(
 
     Every run gets a fresh sandbox, built when first needed: {sandbox} in the command, its
     env or a config file is a temporary folder with text, JSON, CSV, xlsx and PNG files, a git
-    repository and a SQLite database, and {sandbox_url} a web server on 127.0.0.1. Nothing is
-    written outside it.
+    repository and a SQLite database, and {sandbox_url} a web server on 127.0.0.1. A stdio
+    server runs in it: its working directory, HOME, TMPDIR and XDG folders are folders of the
+    sandbox, unless a config's cwd or env (or --env) sets them. Generated relative paths are
+    made absolute in the sandbox, and destructive tools are only called on the sandbox's files
+    or on objects this run created (see --allow-destructive).
 
     COMMAND is the server's launch command as one quoted string ("python server.py"), or
     several words after --; a URL (or --url) for a remote server; or --config.
@@ -168,8 +179,13 @@ def test_command(
         locked = read_lock_or_fail(str(lock_file))
     target = resolve_target(**server)
     from toolscore_mcp.client.prelaunch import prelaunch
+    from toolscore_mcp.sandbox.environment import isolate
+    from toolscore_mcp.sandbox.lazy import LazySandbox
 
-    early = prelaunch(target, client=client)  # boots while the rest gets ready
+    # The sandbox's folder first, so the server can start in it.
+    reserved = None if no_sandbox else LazySandbox.reserve()
+    launched = target if reserved is None else isolate(target, reserved.reserved).target
+    early = prelaunch(launched, client=client)  # boots while the rest gets ready
     try:
         card = _run_scorecard(
             ctx,
@@ -184,10 +200,14 @@ def test_command(
             scenarios=str(scenarios_file) if scenarios_file else None,
             recorded=str(recorded) if recorded else None,
             prelaunched=early,
+            allow_destructive=allow_destructive,
+            reserved=reserved,
         )
     finally:
         if early is not None:
             early.discard()
+        if reserved is not None:
+            reserved.close()
     import attrs
 
     card = attrs.evolve(card, budget=limits)

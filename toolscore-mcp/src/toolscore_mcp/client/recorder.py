@@ -79,9 +79,11 @@ class MCPRecorder:
         assert process.stdin is not None
         assert process.stdout is not None
         pump = threading.Thread(target=self._server_to_client, args=(process.stdout,), daemon=True)
-        pump.start()
-        self._write()
+        # The server is never left running: every way out below goes through _stop (an
+        # unwritable output file included).
         try:
+            pump.start()
+            self._write()
             for line in iter(self._in.readline, b""):
                 self._seen_from_client(line)
                 try:
@@ -93,8 +95,9 @@ class MCPRecorder:
             pass
         finally:
             code = self._stop(process)
-            pump.join(timeout=2.0)
-            self._write()
+            if pump.is_alive() or pump.ident is not None:
+                pump.join(timeout=2.0)
+        self._write()
         return code
 
     def _stop(self, process: subprocess.Popen[bytes]) -> int:

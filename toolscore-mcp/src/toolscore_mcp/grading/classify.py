@@ -32,6 +32,7 @@ __all__ = [
     "environment_need",
     "looks_like_internal_error",
     "missing_credential_line",
+    "policy_fix",
 ]
 
 #: Evidence for a value that any correct server must accept as valid input.
@@ -48,7 +49,9 @@ _NETWORK = lazy_pattern(
     r"|failed to establish a new connection|max retries exceeded|connecterror|connecttimeout"
     r"|connection (?:refused|reset|aborted|error|issue|timed out)|socket hang up|fetch failed"
     r"|failed to fetch|unable to connect|could not connect|cannot connect|connect call failed"
-    r"|ssl|certificate|\btls\b|handshake|proxy error|offline|internet|request to https?://\S+ failed",
+    r"|ssl|certificate|\btls\b|handshake|proxy error|offline|internet|request to https?://\S+ failed"
+    r"|failed to download|download (?:failed|error)|error downloading|(?:could not|couldn't|cannot"
+    r"|unable to) (?:fetch|download)",
     re.IGNORECASE,
 )
 _CREDENTIALS = lazy_pattern(
@@ -56,6 +59,20 @@ _CREDENTIALS = lazy_pattern(
     r"|\b401\b|\b403\b|forbidden|authenticat|credential|not logged in|login required"
     r"|(?:environment variable|env var)\S* \S+ (?:is )?(?:not set|missing|required)"
     r"|(?:missing|invalid|no) (?:\S+ )?(?:key|token|secret)\b|permission to access the api",
+    re.IGNORECASE,
+)
+#: A refusal that names a start option or the server's own policy: the environment the server
+#: was started in, not a defect. ``fix`` is the option to start it with, when it names one.
+_START_OPTION = lazy_pattern(
+    r"(?:start|run|launch|restart)(?: the server| it)? with (?P<fix>--?[A-Za-z][\w-]*(?:=\S+)?)",
+    re.IGNORECASE,
+)
+_POLICY = lazy_pattern(
+    r"security violation|disabled by (?:the )?(?:configuration|config|policy|administrator|server)"
+    r"|not (?:a )?public (?:ip )?address|is not allowed by (?:the )?(?:server|policy|configuration)"
+    r"|(?:command|program|host|domain|url|ip|address|operation|tool) \S+ is not allowed"
+    r"|outside (?:of )?(?:the )?allowed (?:directories|roots|paths)|not in (?:the )?allow ?list"
+    r"|(?:blocked|forbidden|denied) by (?:the )?(?:server|policy|configuration)",
     re.IGNORECASE,
 )
 _RATE_LIMIT = lazy_pattern(r"rate[ -]?limit|\b429\b|too many requests|quota", re.IGNORECASE)
@@ -162,6 +179,20 @@ def missing_credential_line(stderr: str) -> str:
         if _CREDENTIAL_NAME.search(line) and _ABSENT.search(line):
             return line.strip()
     return ""
+
+
+def policy_fix(text: str) -> str | None:
+    """If ``text`` refuses a call by the server's policy or a start option, the fix to quote
+    ("start the server with --allow-private-ips", or the refusal itself); else None."""
+    option = _START_OPTION.search(text)
+    if option is not None:
+        return f"start the server with {option.group('fix').rstrip('.,;:')}"
+    match = _POLICY.search(text)
+    if match is None:
+        return None
+    start = max(0, match.start() - 80)
+    quoted = " ".join(text[start : match.end() + 80].split())
+    return f"the server's policy refused it ({quoted}); allow it in the server's configuration"
 
 
 def looks_like_internal_error(text: str) -> bool:

@@ -16,7 +16,7 @@ import attrs
 from toolscore.lazy_pattern import lazy_pattern
 
 from toolscore_mcp.client.base import junk_note
-from toolscore_mcp.client.errors import MCPError
+from toolscore_mcp.client.errors import MCPError, MCPProtocolError, MCPTimeoutError
 from toolscore_mcp.client.prelaunch import Prelaunched
 from toolscore_mcp.client.session import MCPConnection
 from toolscore_mcp.client.target import DEFAULT_STARTUP_TIMEOUT, ServerTarget
@@ -67,6 +67,11 @@ class TestOptions:
     #: The server, started by the command ahead of the run (:mod:`toolscore_mcp.client.prelaunch`);
     #: the run's first connection takes it over, and the run ends it if unclaimed.
     prelaunched: Prelaunched | None = attrs.field(default=None, eq=False)
+    #: Call destructive tools even when their target is not the sandbox's or this run's own.
+    allow_destructive: bool = False
+    #: The run's sandbox, reserved by the command before it started the server (so the
+    #: server could start in it); the run reserves one itself when this is None.
+    reserved: LazySandbox | None = attrs.field(default=None, eq=False)
 
 
 def run_sync(coroutine_factory: Callable[[], Awaitable[T]]) -> T:
@@ -85,10 +90,31 @@ async def query_server(
     timeout: float = 30.0,
     startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
 ) -> tuple[ServerDetails, list[MCPToolDef]]:
-    """Handshake and ``tools/list``; raises :class:`MCPError` with a one-line message."""
-    async with _connection(target, timeout, startup_timeout, "auto") as connection:
-        tools = await connection.list_tools()
-        return connection.details, tools
+    """Handshake and ``tools/list``; raises :class:`MCPError` with a one-line message.
+
+    A stdio server runs in a throw-away folder (its working directory, HOME, TMPDIR and XDG
+    folders, see :mod:`toolscore_mcp.sandbox.environment`); one that cannot start there is
+    started as the user gave it."""
+    import shutil
+    import tempfile
+
+    from toolscore_mcp.sandbox.environment import isolate
+
+    folder = Path(tempfile.mkdtemp(prefix="toolscore-server-")).resolve()
+    try:
+        isolated = isolate(target, folder).target
+        try:
+            async with _connection(isolated, timeout, startup_timeout, "auto") as connection:
+                return connection.details, await connection.list_tools()
+        except (MCPTimeoutError, MCPProtocolError):
+            raise
+        except MCPError:
+            if isolated == target:
+                raise
+        async with _connection(target, timeout, startup_timeout, "auto") as connection:
+            return connection.details, await connection.list_tools()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _connection(
@@ -226,19 +252,27 @@ async def grade_server(
     ensure_mcp_hooks(pm)
     plan_file = _load_plan(options)
     recorded = _load_recorded(options)
-    sandbox = _make_sandbox(options)
+    sandbox = options.reserved or _make_sandbox(options)
+    given = target
+    placement = _Placement(target, "" if target.transport != "stdio" else _NO_SANDBOX)
     if sandbox is not None:
         target = _in_sandbox(target, sandbox)
+        placement = _placement(given, target, sandbox)
+        target = placement.target
 
     async def opener() -> MCPConnection:
         connection = _connection(
-            target, options.timeout, options.startup_timeout, options.client, options.prelaunched
+            placement.target,
+            options.timeout,
+            options.startup_timeout,
+            options.client,
+            options.prelaunched,
         )
         return await connection.__aenter__()
 
     server = ServerHandle(opener)
     try:
-        first = await server.get()
+        first = await _first_connection(server, placement)
         if options.prelaunched is not None:
             options.prelaunched.discard()  # launched otherwise than the run does: not needed
         details = first.details
@@ -273,6 +307,8 @@ async def grade_server(
             concurrency=options.concurrency,
         )
         notes += campaign.notes
+        skipped += _withheld(campaign.withheld, {r.scenario.tool for r in results})
+        notes += _outside_notes(placement, runnable, results)
         conformance = await _conformance(server, target, details, tools, results, options, pm)
     finally:
         await server.close()
@@ -297,6 +333,100 @@ async def grade_server(
         sandbox=sandbox.placeholders() if sandbox is not None else (),
         conformance=tuple(conformance),
     )
+
+
+_NO_SANDBOX = "the run has no sandbox (--no-sandbox)"
+
+
+@attrs.define
+class _Placement:
+    """Where the server runs: the target launched, and why it is not in the sandbox if not."""
+
+    target: ServerTarget
+    #: Why the server is not confined to the sandbox ("" when it is).
+    outside: str = ""
+    #: The target as the user gave it, tried when the server cannot start in the sandbox.
+    fallback: ServerTarget | None = None
+
+
+def _placement(given: ServerTarget, target: ServerTarget, sandbox: LazySandbox) -> _Placement:
+    """``target`` moved into the sandbox (working directory, HOME, TMPDIR, XDG folders)."""
+    from toolscore_mcp.sandbox.environment import inside, isolate, outside_folders
+
+    if target.transport != "stdio" or not target.command:
+        return _Placement(target, outside="")
+    isolation = isolate(target, sandbox.reserved)
+    reasons: list[str] = []
+    if isolation.work is None and not inside(Path(target.cwd or "."), sandbox.reserved):
+        reasons.append(f"its working directory is {target.cwd} (the config's cwd)")
+    folders = outside_folders(given, sandbox.reserved)
+    if folders:
+        reasons.append(f"its command or environment names {', '.join(folders[:3])}")
+    fallback = target if isolation.work is not None else None
+    return _Placement(isolation.target, "; ".join(reasons), fallback)
+
+
+async def _first_connection(server: ServerHandle, placement: _Placement) -> MCPConnection:
+    """The run's first connection; a server that exits at start in the sandbox is started
+    again as the user gave it (a command that relies on its folder), and the run says so."""
+    try:
+        return await server.get()
+    except (MCPTimeoutError, MCPProtocolError):
+        raise
+    except MCPError as exc:
+        if placement.fallback is None:
+            raise
+        first_error = exc
+    placement.target, placement.fallback = placement.fallback, None
+    connection = await server.get()
+    placement.outside = (
+        "it did not start in the sandbox, so it ran in your working directory with your HOME "
+        f"(in the sandbox: {' '.join(str(first_error).split())[:160]})"
+    )
+    return connection
+
+
+def _withheld(withheld: Mapping[str, Sequence[str]], called: set[str]) -> list[tuple[str, str]]:
+    """Destructive tools none of whose calls were sent, with the reason."""
+    return [
+        (name, f"not called: destructive ({reasons[0]}; --allow-destructive calls it)")
+        for name, reasons in withheld.items()
+        if name not in called and reasons
+    ]
+
+
+_MAX_LISTED_CALLS = 10
+
+
+def _outside_notes(
+    placement: _Placement, tools: Sequence[MCPToolDef], results: Sequence[Any]
+) -> list[str]:
+    """When the server was not confined to the sandbox, the calls of writing tools it got."""
+    if not placement.outside:
+        return []
+    from toolscore.redaction import redact
+
+    from toolscore_mcp.grading.verdicts import excerpt
+    from toolscore_mcp.scenarios.safety import writes
+
+    writers = {tool.name for tool in tools if writes(tool)}
+    calls: list[str] = []
+    for result in results:
+        if result.scenario.tool not in writers:
+            continue
+        for arguments in [a.arguments for a in result.attempts] + [result.scenario.arguments]:
+            shown = json.dumps(arguments, ensure_ascii=False, sort_keys=True, default=str)
+            call = excerpt(redact(f"{result.scenario.tool} {shown}"))
+            if call not in calls:
+                calls.append(call)
+    if not calls:
+        return []
+    listed = "; ".join(calls[:_MAX_LISTED_CALLS])
+    more = f"; and {len(calls) - _MAX_LISTED_CALLS} more" if len(calls) > _MAX_LISTED_CALLS else ""
+    return [
+        f"the server was not started in the sandbox ({placement.outside}); tools that write were "
+        f"called and may have changed files outside it: {listed}{more}"
+    ]
 
 
 def _lint_findings(
@@ -342,6 +472,8 @@ def _campaign(
         concurrency=options.concurrency,
         planned=planned,
         progress=options.progress,
+        folder=sandbox.reserved if sandbox is not None else None,
+        allow_destructive=options.allow_destructive,
     )
 
 

@@ -7,11 +7,18 @@ producers returned (:mod:`toolscore_mcp.values.harvest`). Within a phase calls r
 After a phase, each tool that has no passing call and whose rejection carried a hint is
 repaired and called again, at most :data:`MAX_REPAIRS` times (:mod:`toolscore_mcp.values.repair`).
 Edge cases run last, built on each tool's first happy-path arguments.
+
+Every call passes :mod:`toolscore_mcp.scenarios.safety` first: our relative paths are made
+absolute in the sandbox, and a destructive tool whose target is not the sandbox's or this
+run's own is held back (:attr:`Campaign.withheld`). A happy path refused by the server's
+policy or a start option, and a network tool's timeout or connection error on a machine
+without a network, are the environment's, not the server's (:meth:`Campaign._environment`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -19,9 +26,10 @@ import attrs
 from toolscore_mcp.client.content import content_to_text
 from toolscore_mcp.model import Attempt, MCPToolDef, Scenario, ScenarioResult, SetupCall
 from toolscore_mcp.scenarios.runner import ServerHandle, run_scenarios
+from toolscore_mcp.scenarios.safety import absolute_paths, destructive_refusal
 from toolscore_mcp.values.providers import SynthesisContext, ValueProviderSpec
 from toolscore_mcp.values.repair import repair_arguments
-from toolscore_mcp.values.roles import tool_phase
+from toolscore_mcp.values.roles import is_destructive, tool_phase
 from toolscore_mcp.values.synthesizer import ToolSynthesizer
 
 __all__ = ["MAX_REPAIRS", "Campaign"]
@@ -47,6 +55,12 @@ class Campaign:
     planned: Mapping[str, Sequence[Scenario]] = attrs.field(factory=dict)
     progress: Progress | None = None
     notes: list[str] = attrs.field(factory=list)
+    #: The sandbox folder: our relative paths go there, destructive targets must be there.
+    folder: Path | None = None
+    #: Send destructive calls whatever their target (``--allow-destructive``).
+    allow_destructive: bool = False
+    #: Tool name -> why its calls were not sent (destructive, target not ours).
+    withheld: dict[str, list[str]] = attrs.field(factory=dict)
     _synthesizers: dict[str, ToolSynthesizer] = attrs.field(factory=dict, init=False)
     _done: int = attrs.field(default=0, init=False)
     _total: int = attrs.field(default=0, init=False)
@@ -89,20 +103,68 @@ class Campaign:
                 scenarios += planned
                 continue
             for index, chosen in enumerate(self.synthesizer(tool).argument_sets(self.cases)):
-                scenarios.append(
-                    Scenario(
-                        tool.name,
-                        chosen.arguments,
-                        "happy",
-                        f"happy path #{index + 1} ({chosen.label})",
-                        setup=chosen.setup,
-                        evidence=chosen.evidence,
-                    )
+                scenario = Scenario(
+                    tool.name,
+                    absolute_paths(tool, chosen.arguments, chosen.evidence, self.folder),
+                    "happy",
+                    f"happy path #{index + 1} ({chosen.label})",
+                    setup=chosen.setup,
+                    evidence=chosen.evidence,
                 )
+                if self._may_send(tool, scenario.arguments, scenario.evidence):
+                    scenarios.append(scenario)
         results = await self._run_batch(scenarios)
         results = await self._repair(results)
+        results = [self._environment(result) for result in results]
         self._harvest(results)
         return results
+
+    def _may_send(
+        self, tool: MCPToolDef, arguments: Mapping[str, Any], evidence: Mapping[str, str]
+    ) -> bool:
+        """False (and the reason kept) for a destructive call whose target is not ours."""
+        if self.allow_destructive or not is_destructive(tool):
+            return True
+        reason = destructive_refusal(tool, arguments, evidence, self.folder)
+        if reason is None:
+            return True
+        self.withheld.setdefault(tool.name, []).append(reason)
+        return False
+
+    def _environment(self, result: ScenarioResult) -> ScenarioResult:
+        """A failed happy path that the server's policy or a missing network explains:
+        inconclusive, category ``environment``, with the fix in the run's notes."""
+        from toolscore_mcp.grading.classify import policy_fix
+
+        if result.scenario.kind != "happy" or result.verdict == "pass":
+            return result
+        if result.category == "environment" and result.needs != "network":
+            return result
+        text = content_to_text(result.response.content) if result.response else ""
+        fix = policy_fix(text or result.detail) if result.response is not None else None
+        if fix is not None:
+            self.notes.append(f"{result.scenario.tool}: {fix}.")
+            return attrs.evolve(
+                result,
+                verdict="inconclusive",
+                finding="inconclusive",
+                category="environment",
+                needs="policy",
+            )
+        tool = self._by_name.get(result.scenario.tool)
+        offline_kind = result.finding in ("timeout", "transport") or result.needs == "network"
+        if tool is not None and offline_kind and _network_tool(tool):
+            from toolscore_mcp.grading.network import has_network
+
+            if not has_network():
+                return attrs.evolve(
+                    result,
+                    verdict="inconclusive",
+                    finding="inconclusive",
+                    category="environment",
+                    needs="network",
+                )
+        return result
 
     async def _run_setup(self, scenarios: Sequence[Scenario]) -> None:
         """Calls a scenario file asks for first; their outputs are harvested."""
@@ -172,6 +234,8 @@ class Campaign:
             if fixed is None:
                 break
             arguments, change = fixed
+            if not self._may_send(tool, arguments, current.scenario.evidence):
+                break
             attempts.append(Attempt(dict(current.scenario.arguments), current.detail, change))
             evidence = dict(current.scenario.evidence)
             for name in arguments:
@@ -229,7 +293,16 @@ class Campaign:
             scenario = base.get(tool.name)
             if scenario is None:
                 continue
-            scenarios += edge_cases_for(tool, scenario.arguments, scenario.setup)
+            for edge in edge_cases_for(tool, scenario.arguments, scenario.setup):
+                # Values the edge case kept are as sure as the happy path's; new ones are ours.
+                evidence = {
+                    name: scenario.evidence.get(name, "generated")
+                    for name, value in edge.arguments.items()
+                    if scenario.arguments.get(name) == value
+                }
+                arguments = absolute_paths(tool, edge.arguments, evidence, self.folder)
+                if self._may_send(tool, arguments, evidence):
+                    scenarios.append(attrs.evolve(edge, arguments=arguments))
         return scenarios
 
 
@@ -243,6 +316,31 @@ def edge_cases_for(
         Scenario(tool.name, args, "edge", f"edge case: {what}", setup=setup)
         for args, what in edge_case_arguments(tool.input_schema, dict(arguments))
     ]
+
+
+_NETWORK_WORDS = frozenset(
+    {"url", "uri", "http", "https", "web", "website", "fetch", "download", "internet", "online",
+     "search", "browse", "browser", "crawl", "scrape", "host", "hostname", "domain", "endpoint",
+     "webpage"}
+)  # fmt: skip
+
+
+def _network_tool(tool: MCPToolDef) -> bool:
+    """Does the tool reach out over the network: annotated open-world, or its name, its
+    parameters or its description speak of URLs, hosts, the web or downloads?"""
+    import re
+
+    from toolscore_mcp.values.providers import name_tokens
+
+    annotations = tool.raw.get("annotations")
+    if isinstance(annotations, Mapping) and annotations.get("openWorldHint") is True:
+        return True
+    properties = tool.input_schema.get("properties") if tool.input_schema else None
+    words = set(name_tokens(tool.name))
+    for name in properties if isinstance(properties, Mapping) else ():
+        words |= set(name_tokens(str(name)))
+    words |= set(re.findall(r"[a-z]+", (tool.description or "").lower()))
+    return bool(words & _NETWORK_WORDS)
 
 
 def _repaired_source(synthesizer: ToolSynthesizer, name: str, value: Any) -> str:
