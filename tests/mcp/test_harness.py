@@ -54,7 +54,7 @@ def test_sample_server_grades_b_with_three_top_issues(
         ("create_note", 5, 5),
         ("list_notes", 5, 5),
         ("search_notes", 4, 4),
-        ("delete_note", 5, 5),
+        ("delete_note", 2, 2),
         ("export_notes", 3, 5),
     ]
     export = [r for r in card.results if r.scenario.tool == "export_notes"]
