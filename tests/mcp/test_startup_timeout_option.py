@@ -106,7 +106,8 @@ def test_record_answers_initialize_with_an_error_past_startup_timeout(tmp_path: 
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )  # fmt: skip
-    assert process.stdin is not None and process.stdout is not None
+    assert process.stdin is not None
+    assert process.stdout is not None
     started = time.monotonic()
     initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}
     process.stdin.write(json.dumps(initialize).encode() + b"\n")

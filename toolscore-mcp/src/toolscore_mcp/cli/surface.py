@@ -115,13 +115,15 @@ def render_diff(changes: Any, fmt: str, artifact: str) -> str:
         diff_to_markdown,
         diff_to_sarif,
         diff_to_text,
+        json_for_terminal,
     )
 
     if fmt == "json":
-        return json.dumps(diff_to_json(changes), indent=2, ensure_ascii=False) + "\n"
+        return json_for_terminal(diff_to_json(changes))
     if fmt == "sarif":
-        log = diff_to_sarif(changes, artifact=artifact, version=toolscore_version())
-        return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+        return json_for_terminal(
+            diff_to_sarif(changes, artifact=artifact, version=toolscore_version())
+        )
     if fmt == "md":
         return diff_to_markdown(changes)
     return diff_to_text(changes)
