@@ -21,6 +21,7 @@ from toolscore_mcp.cli.options import (
     plugin_manager_of,
     resolve_target,
     server_options,
+    startup_timeout_option,
 )
 
 __all__ = ["lint_command"]
@@ -28,6 +29,7 @@ __all__ = ["lint_command"]
 
 @click.command("lint")
 @server_options()
+@startup_timeout_option
 @click.option(
     "--file",
     "tools_file",
@@ -52,13 +54,14 @@ def lint_command(
     budget: str | None,
     max_tools: str | None,
     timeout: float,
+    startup_timeout: float,
     **server: Any,
 ) -> None:
     """Statically lint an MCP server's tool schemas."""
     limits = parse_budget_options(budget, max_tools)
     from toolscore_mcp.lint import lint_tools
 
-    details, tools, artifact = _lint_input(tools_file, timeout, server)
+    details, tools, artifact = _lint_input(tools_file, timeout, server, startup_timeout)
     issues = lint_tools(tools, details.instructions, pm=plugin_manager_of(ctx))
     if sarif_path is not None:
         _write_sarif(sarif_path, issues, details.name, artifact)
@@ -161,7 +164,7 @@ def _write_sarif(path: Path, issues: Sequence[Any], server_name: str, artifact: 
 
 
 def _lint_input(
-    tools_file: Path | None, timeout: float, server: dict[str, Any]
+    tools_file: Path | None, timeout: float, server: dict[str, Any], startup_timeout: float
 ) -> tuple[Any, list[Any], str | None]:
     """The server details and tools to lint, and the artifact SARIF names: from ``--file``
     (or a lone COMMAND that is a JSON file), else from the live server."""
@@ -188,7 +191,7 @@ def _lint_input(
         return details, tools, str(tools_file)
     target = resolve_target(**server)
     try:
-        details, tools = run_sync(lambda: query_server(target, timeout))
+        details, tools = run_sync(lambda: query_server(target, timeout, startup_timeout))
     except MCPError as exc:
         abort(f"Failed to query MCP server: {exc}")
     return details, tools, str(server["config"]) if server["config"] else None

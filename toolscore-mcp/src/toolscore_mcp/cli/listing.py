@@ -6,27 +6,34 @@ from typing import Any
 
 import click
 
-from toolscore_mcp.cli.options import abort, output_console, resolve_target, server_options
+from toolscore_mcp.cli.options import (
+    abort,
+    output_console,
+    resolve_target,
+    server_options,
+    startup_timeout_option,
+)
 
 __all__ = ["list_command"]
 
 
 @click.command("list")
 @server_options()
+@startup_timeout_option
 @click.option(
     "--json",
     "as_json",
     is_flag=True,
     help="Print the tools/list answer as JSON (a file `mcp lint` reads).",
 )
-def list_command(as_json: bool, timeout: float, **server: Any) -> None:
+def list_command(as_json: bool, timeout: float, startup_timeout: float, **server: Any) -> None:
     """List the tools advertised by an MCP server."""
     from toolscore_mcp.client.errors import MCPError
     from toolscore_mcp.grading.harness import query_server, run_sync, tools_file_payload
 
     target = resolve_target(**server)
     try:
-        details, tools = run_sync(lambda: query_server(target, timeout))
+        details, tools = run_sync(lambda: query_server(target, timeout, startup_timeout))
     except MCPError as exc:
         abort(f"Failed to query MCP server: {exc}")
     if as_json:

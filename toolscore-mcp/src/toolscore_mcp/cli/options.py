@@ -25,6 +25,7 @@ __all__ = [
     "plugin_manager_of",
     "resolve_target",
     "server_options",
+    "startup_timeout_option",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -113,6 +114,18 @@ def server_options(*, remote: bool = True, timeout: bool = True) -> Callable[[F]
         return function
 
     return decorate
+
+
+def startup_timeout_option(function: F) -> F:
+    """``--startup-timeout``: how long launching, connecting and ``initialize`` may take."""
+    return click.option(
+        "--startup-timeout",
+        type=click.FloatRange(min=0, min_open=True),
+        default=60.0,
+        show_default=True,
+        help="Seconds the server may take to start and answer initialize (apart from --timeout); "
+        "bounds waiting for an SSE endpoint event too.",
+    )(function)
 
 
 def budget_options(function: F) -> F:

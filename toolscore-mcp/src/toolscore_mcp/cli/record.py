@@ -8,13 +8,19 @@ from typing import Any
 
 import click
 
-from toolscore_mcp.cli.options import abort, resolve_target, server_options
+from toolscore_mcp.cli.options import (
+    abort,
+    resolve_target,
+    server_options,
+    startup_timeout_option,
+)
 
 __all__ = ["record_command"]
 
 
 @click.command("record", context_settings={"ignore_unknown_options": True})
 @server_options(remote=False, timeout=False)
+@startup_timeout_option
 @click.option(
     "-o",
     "--output",
@@ -22,7 +28,7 @@ __all__ = ["record_command"]
     required=True,
     help="Session file to write (scores with `toolscore eval`).",
 )
-def record_command(output: Path, **server: Any) -> None:
+def record_command(output: Path, startup_timeout: float, **server: Any) -> None:
     """Record real tool calls between an MCP client and a server."""
     import shutil
     import tempfile
@@ -36,7 +42,11 @@ def record_command(output: Path, **server: Any) -> None:
     folder = Path(tempfile.mkdtemp(prefix="toolscore-record-")).resolve()
     target = isolate(given, folder).target
     recorder = MCPRecorder(
-        list(target.command), output, env=dict(target.env) or None, cwd=target.cwd
+        list(target.command),
+        output,
+        env=dict(target.env) or None,
+        cwd=target.cwd,
+        startup_timeout=startup_timeout,
     )
     try:
         code = recorder.run()

@@ -14,14 +14,21 @@ from typing import Any
 
 import click
 
-from toolscore_mcp.cli.options import abort, resolve_target, server_options
+from toolscore_mcp.cli.options import (
+    abort,
+    resolve_target,
+    server_options,
+    startup_timeout_option,
+)
 
 __all__ = ["diff_command", "live_surface", "lock_command", "read_lock_or_fail", "render_diff"]
 
 DEFAULT_LOCK = Path("mcp.lock.json")
 
 
-def live_surface(server: dict[str, Any], timeout: float) -> tuple[Any, list[Any]]:
+def live_surface(
+    server: dict[str, Any], timeout: float, startup_timeout: float = 60.0
+) -> tuple[Any, list[Any]]:
     """The server's details and tools (a tools file when the command is one JSON file)."""
     from toolscore_mcp.client.errors import MCPError
     from toolscore_mcp.grading.harness import load_tools_file, query_server, run_sync
@@ -36,13 +43,14 @@ def live_surface(server: dict[str, Any], timeout: float) -> tuple[Any, list[Any]
             abort(str(exc), 2)
     target = resolve_target(**server)
     try:
-        return run_sync(lambda: query_server(target, timeout))
+        return run_sync(lambda: query_server(target, timeout, startup_timeout))
     except MCPError as exc:
         abort(f"Failed to query MCP server: {exc}")
 
 
 @click.command("lock")
 @server_options()
+@startup_timeout_option
 @click.option(
     "-o",
     "--output",
@@ -51,7 +59,7 @@ def live_surface(server: dict[str, Any], timeout: float) -> tuple[Any, list[Any]
     show_default=True,
     help="The lock file to write.",
 )
-def lock_command(output: Path, timeout: float, **server: Any) -> None:
+def lock_command(output: Path, timeout: float, startup_timeout: float, **server: Any) -> None:
     """Write the reviewed tool surface (a hash and the normalized definition per tool).
 
     Commit the file; 'toolscore mcp diff' and 'toolscore mcp test --lock' then report every
@@ -59,7 +67,7 @@ def lock_command(output: Path, timeout: float, **server: Any) -> None:
     """
     from toolscore_mcp.surface.lock import build_lock, write_lock
 
-    details, tools = live_surface(server, timeout)
+    details, tools = live_surface(server, timeout, startup_timeout)
     try:
         write_lock(output, build_lock(details, tools))
     except OSError as exc:
@@ -67,13 +75,15 @@ def lock_command(output: Path, timeout: float, **server: Any) -> None:
     click.echo(f"Locked {len(tools)} tool(s) in {output}.")
 
 
-def _surface_of(path_or_server: dict[str, Any], timeout: float) -> dict[str, dict[str, Any]]:
+def _surface_of(
+    path_or_server: dict[str, Any], timeout: float, startup_timeout: float
+) -> dict[str, dict[str, Any]]:
     from toolscore_mcp.surface.lock import normalized
 
     command = path_or_server["command"]
     if len(command) == 1 and Path(command[0]).is_file() and _is_lock(Path(command[0])):
         return read_lock_or_fail(command[0])
-    _, tools = live_surface(path_or_server, timeout)
+    _, tools = live_surface(path_or_server, timeout, startup_timeout)
     return {tool.name: normalized(tool) for tool in tools}
 
 
@@ -105,13 +115,15 @@ def render_diff(changes: Any, fmt: str, artifact: str) -> str:
         diff_to_markdown,
         diff_to_sarif,
         diff_to_text,
+        json_for_terminal,
     )
 
     if fmt == "json":
-        return json.dumps(diff_to_json(changes), indent=2, ensure_ascii=False) + "\n"
+        return json_for_terminal(diff_to_json(changes))
     if fmt == "sarif":
-        log = diff_to_sarif(changes, artifact=artifact, version=toolscore_version())
-        return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+        return json_for_terminal(
+            diff_to_sarif(changes, artifact=artifact, version=toolscore_version())
+        )
     if fmt == "md":
         return diff_to_markdown(changes)
     return diff_to_text(changes)
@@ -120,6 +132,7 @@ def render_diff(changes: Any, fmt: str, artifact: str) -> str:
 @click.command("diff")
 @click.argument("old", type=click.Path(dir_okay=False, exists=True, path_type=Path))
 @server_options()
+@startup_timeout_option
 @click.option(
     "--format",
     "fmt",
@@ -136,14 +149,22 @@ def render_diff(changes: Any, fmt: str, artifact: str) -> str:
     help="Exit 1 on changes of this kind or worse (risky includes breaking).",
 )
 def diff_command(
-    old: Path, fmt: str, output: Path | None, fail_on: str, timeout: float, **server: Any
+    old: Path,
+    fmt: str,
+    output: Path | None,
+    fail_on: str,
+    timeout: float,
+    startup_timeout: float,
+    **server: Any,
 ) -> None:
     """Compare a lock file OLD with NEW: another lock file, or a live server (a command, --url
     or --config) whose current tools are compared against it.
     """
     from toolscore_mcp.surface.diff import diff_surfaces
 
-    changes = diff_surfaces(read_lock_or_fail(str(old)), _surface_of(server, timeout))
+    changes = diff_surfaces(
+        read_lock_or_fail(str(old)), _surface_of(server, timeout, startup_timeout)
+    )
     text = render_diff(changes, fmt, str(old))
     if output is not None:
         from toolscore.fileio import atomic_write_text

@@ -24,6 +24,7 @@ from toolscore_mcp.cli.options import (
     plugin_manager_of,
     resolve_target,
     server_options,
+    startup_timeout_option,
 )
 
 __all__ = ["test_command"]
@@ -74,13 +75,7 @@ _SUFFIXES = {".json": "json", ".sarif": "sarif", ".html": "html", ".htm": "html"
     is_flag=True,
     help="With --ci: accept a run that verified fewer than half of the tools (by default it fails).",
 )
-@click.option(
-    "--startup-timeout",
-    type=click.FloatRange(min=0, min_open=True),
-    default=60.0,
-    show_default=True,
-    help="Seconds the server may take to start and answer initialize (apart from --timeout).",
-)
+@startup_timeout_option
 @click.option(
     "--scenarios",
     "scenarios_file",

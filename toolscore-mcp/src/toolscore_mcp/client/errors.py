@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from toolscore.errors import ToolscoreError
 
-__all__ = ["MCPConnectionClosed", "MCPError", "MCPProtocolError", "MCPTimeoutError"]
+__all__ = [
+    "MCPConnectionClosed",
+    "MCPError",
+    "MCPOversizeError",
+    "MCPProtocolError",
+    "MCPTimeoutError",
+]
 
 
 class MCPError(ToolscoreError):
@@ -17,6 +23,10 @@ class MCPTimeoutError(MCPError):
 
 class MCPConnectionClosed(MCPError):
     """The server exited or dropped the connection."""
+
+
+class MCPOversizeError(MCPError):
+    """The server sent a message longer than the client reads; it was dropped unread."""
 
 
 class MCPProtocolError(MCPError):

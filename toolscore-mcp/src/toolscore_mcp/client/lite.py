@@ -24,6 +24,7 @@ from toolscore_mcp.client.base import ConnectionBase
 from toolscore_mcp.client.errors import (
     MCPConnectionClosed,
     MCPError,
+    MCPOversizeError,
     MCPProtocolError,
     MCPTimeoutError,
 )
@@ -34,7 +35,8 @@ from toolscore_mcp.model import ServerDetails
 __all__ = ["LiteConnection"]
 
 PROTOCOL_VERSION = "2025-11-25"
-#: A stdout "line" longer than this is junk, dropped as it grows (no message is this big).
+#: A stdout "line" longer than this is junk, dropped as it grows (no message is this big);
+#: the requests waiting when it is dropped fail with :class:`MCPOversizeError`.
 MAX_LINE_BYTES = 64 * 1024 * 1024
 #: Closing: how long a server may take to exit once its stdin is closed before it gets
 #: SIGTERM, and then SIGKILL. The MCP shutdown sequence for stdio (close stdin, wait a
@@ -67,6 +69,8 @@ class LiteConnection(ConnectionBase):
         self._next_id = 0
         self._waiters: dict[int, Any] = {}
         self._answers: dict[int, dict[str, Any]] = {}
+        #: Requests that were waiting when a line past MAX_LINE_BYTES was dropped.
+        self._oversized: set[int] = set()
 
     async def __aenter__(self) -> LiteConnection:
         if not self.target.command:
@@ -185,21 +189,53 @@ class LiteConnection(ConnectionBase):
             event.set()
 
     async def _read(self) -> None:
-        buffer = b""
+        """Split stdout into lines in time linear in their length.
+
+        Chunks of an unfinished line are kept in a list and joined once, when the newline
+        that ends it arrives; only each new chunk is searched for that newline. A line that
+        grows past :data:`MAX_LINE_BYTES` is dropped as it grows (up to its newline) and
+        the requests waiting for an answer fail at once with :class:`MCPOversizeError`.
+        """
+        parts: list[bytes] = []
+        size = 0
+        dropping = False
         stdout = self._process.stdout
         try:
             async for chunk in stdout:
-                buffer += chunk
-                *lines, buffer = buffer.split(b"\n")
-                for line in lines:
-                    self._dispatch(line)
-                if len(buffer) > MAX_LINE_BYTES:
-                    self._record_junk(buffer[:64])
-                    buffer = b""
+                start = 0
+                while (end := chunk.find(b"\n", start)) >= 0:
+                    piece = chunk[start:end]
+                    start = end + 1
+                    if dropping:
+                        dropping = False
+                    elif size + len(piece) > MAX_LINE_BYTES:
+                        self._drop_oversized(parts, piece)
+                    elif parts:
+                        parts.append(piece)
+                        self._dispatch(b"".join(parts))
+                    else:
+                        self._dispatch(piece)
+                    parts, size = [], 0
+                rest = chunk[start:]
+                if not rest or dropping:
+                    continue
+                if size + len(rest) > MAX_LINE_BYTES:
+                    self._drop_oversized(parts, rest)
+                    parts, size, dropping = [], 0, True
+                else:
+                    parts.append(rest)
+                    size += len(rest)
         except Exception:
             pass
         self.closed = True
         self._wake_all()
+
+    def _drop_oversized(self, parts: list[bytes], tail: bytes) -> None:
+        """Record a too-long line as junk and fail every request waiting for an answer."""
+        self._record_junk((parts[0] if parts else tail)[:64])
+        for request_id, event in self._waiters.items():
+            self._oversized.add(request_id)
+            event.set()
 
     def _dispatch(self, line: bytes) -> None:
         if not line.strip():
@@ -265,6 +301,13 @@ class LiteConnection(ConnectionBase):
             answer = self._answers.pop(request_id, None)
         finally:
             self._waiters.pop(request_id, None)
+            oversized = request_id in self._oversized
+            self._oversized.discard(request_id)
+        if answer is None and oversized:
+            raise MCPOversizeError(
+                f"MCP server sent a message longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB "
+                f"while {method!r} was waiting; it was dropped."
+            )
         if answer is None:
             if self.closed:
                 raise MCPConnectionClosed(

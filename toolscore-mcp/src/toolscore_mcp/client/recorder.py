@@ -53,6 +53,7 @@ class MCPRecorder:
         *,
         stdin: IO[bytes] | None = None,
         stdout: IO[bytes] | None = None,
+        startup_timeout: float | None = None,
     ) -> None:
         if not command:
             raise ValueError("MCPRecorder needs a server command.")
@@ -66,6 +67,11 @@ class MCPRecorder:
         self._messages: list[Any] = []
         self._pending: dict[Any, float] = {}
         self.calls_recorded = 0
+        #: Seconds the server may take to answer the client's ``initialize``; None: no bound.
+        self.startup_timeout = startup_timeout
+        self._initialize_id: Any = None
+        self._initialized = threading.Event()
+        self._process: subprocess.Popen[bytes] | None = None
 
     def run(self) -> int:
         """Proxy until the client closes stdin or the server exits; the server's exit code
@@ -78,6 +84,7 @@ class MCPRecorder:
         )
         assert process.stdin is not None
         assert process.stdout is not None
+        self._process = process
         pump = threading.Thread(target=self._server_to_client, args=(process.stdout,), daemon=True)
         # The server is never left running: every way out below goes through _stop (an
         # unwritable output file included).
@@ -123,6 +130,14 @@ class MCPRecorder:
             for message in _messages(line):
                 if (
                     isinstance(message, dict)
+                    and message.get("method") == "initialize"
+                    and _valid_id(message.get("id"))
+                    and self._initialize_id is None
+                ):
+                    self._initialize_id = message["id"]
+                    self._watch_startup(message["id"])
+                if (
+                    isinstance(message, dict)
                     and message.get("method") == "tools/call"
                     and _valid_id(message.get("id"))
                 ):
@@ -143,6 +158,8 @@ class MCPRecorder:
                     if not isinstance(message, dict) or "method" in message:
                         continue
                     request_id = message.get("id")
+                    if _valid_id(request_id) and request_id == self._initialize_id:
+                        self._initialized.set()
                     if _valid_id(request_id) and request_id in self._pending:
                         started = self._pending.pop(request_id)
                         self._messages.append({**message, "duration": round(now - started, 6)})
@@ -150,6 +167,30 @@ class MCPRecorder:
                         completed = True
             if completed:
                 self._write()
+
+    def _watch_startup(self, request_id: Any) -> None:
+        """Past ``startup_timeout`` with no answer to ``initialize``, answer the client with a
+        JSON-RPC error in the server's place and stop the server."""
+        if self.startup_timeout is None:
+            return
+        limit = self.startup_timeout
+
+        def watch() -> None:
+            if self._initialized.wait(limit):
+                return
+            text = f"Timed out after {limit}s waiting for the MCP server to answer 'initialize'."
+            print(f"toolscore: {text}", file=sys.stderr)
+            error = {"code": -32001, "message": f"toolscore mcp record: {text}"}
+            answer = {"jsonrpc": "2.0", "id": request_id, "error": error}
+            try:
+                self._out.write(json.dumps(answer).encode() + b"\n")
+                self._out.flush()
+            except (BrokenPipeError, OSError, ValueError):
+                pass
+            if self._process is not None and self._process.poll() is None:
+                self._process.kill()
+
+        threading.Thread(target=watch, name="toolscore-record-startup", daemon=True).start()
 
     def _write(self) -> None:
         from toolscore.fileio import atomic_write_text

@@ -271,6 +271,8 @@ async def grade_server(
         return await connection.__aenter__()
 
     server = ServerHandle(opener)
+    if sandbox is not None:
+        server.escaping_value = sandbox.escaping_value
     try:
         first = await _first_connection(server, placement)
         if options.prelaunched is not None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape as xml_escape
 
-__all__ = ["ITEMS", "write_files"]
+__all__ = ["ITEMS", "pristine_bytes", "write_files"]
 
 #: The one small table every data file in the sandbox holds (JSON, CSV, XLSX, SQLite).
 ITEMS: tuple[Mapping[str, Any], ...] = (
@@ -244,6 +244,23 @@ def _write_sqlite(path: Path) -> None:
         connection.execute("COMMIT")
     finally:
         connection.close()
+
+
+def pristine_bytes(relative: str) -> bytes | None:
+    """The bytes the layout's plain file ``relative`` was written with (None for the
+    database, directories and anything else): what a disposable copy is made from when the
+    file in the sandbox can no longer be trusted."""
+    texts = dict(_TEXT_FILES)
+    if relative in texts:
+        return texts[relative].encode()
+    makers = {
+        "data.json": json_bytes,
+        "data.csv": _csv_bytes,
+        "report.xlsx": _xlsx_bytes,
+        "image.png": _png_bytes,
+    }
+    maker = makers.get(relative)
+    return maker() if maker is not None else None
 
 
 def write_files(root: Path) -> None:

@@ -82,6 +82,11 @@ class LazySandbox:
     def contains(self, path: str | Path) -> bool:
         return self.get().contains(path)
 
+    def escaping_value(self, value: object) -> str | None:
+        """See :meth:`Sandbox.escaping_value`; None while nothing was built (no sandbox path
+        was handed out yet)."""
+        return self._sandbox.escaping_value(value) if self._sandbox is not None else None
+
     # -- placeholders: only text that names the sandbox builds it ----------------------------
 
     def substitute(self, text: str) -> str:

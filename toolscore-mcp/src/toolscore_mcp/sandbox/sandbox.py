@@ -23,9 +23,11 @@ Everything is deterministic: the same bytes, and the same git commit hashes, eve
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import shutil
+import stat
 import tempfile
 import threading
 import weakref
@@ -38,13 +40,18 @@ import attrs
 from toolscore.lazy_pattern import lazy_pattern
 
 from toolscore_mcp.sandbox.cleanup import cleanup, remove_tree
-from toolscore_mcp.sandbox.files import write_files
+from toolscore_mcp.sandbox.files import pristine_bytes, write_files
 from toolscore_mcp.sandbox.git import build_repo
 from toolscore_mcp.sandbox.http import MISSING_PATH, HttpService
 
-__all__ = ["Sandbox", "SandboxEntry"]
+__all__ = ["Sandbox", "SandboxEntry", "SandboxEscapeError"]
 
 _T = TypeVar("_T")
+
+
+class SandboxEscapeError(ValueError):
+    """A sandbox path toolscore would create, copy or hand out leads outside the sandbox
+    (a symlink planted in it); the value is not used."""
 
 
 @attrs.frozen
@@ -264,44 +271,108 @@ class Sandbox:
 
     # -- fresh targets ------------------------------------------------------------------------
 
+    def _scratch(self) -> Path:
+        """scratch/, checked to be a real directory inside the sandbox (not a symlink).
+
+        Anything else found there (a symlink planted by a server, a file) is removed, never
+        followed, and a fresh empty directory made in its place.
+        """
+        scratch = self.root / "scratch"
+        try:
+            info = os.lstat(scratch)
+        except FileNotFoundError:
+            info = None
+        if info is not None and (stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode)):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(scratch)  # a symlink or a file: unlink never follows it
+            info = None
+        if info is None:
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(scratch)
+        if not _real_directory(scratch) or not self.contains(scratch):
+            raise SandboxEscapeError(f"{scratch} is not a directory inside the sandbox")
+        return scratch
+
+    def _source(self, relative: str) -> Path:
+        """The layout file or directory ``relative``, checked component by component: no
+        symlink on the way, and inside the sandbox once resolved."""
+        path = self.root
+        for part in Path(relative).parts:
+            path = path / part
+            try:
+                info = os.lstat(path)
+            except FileNotFoundError:
+                raise ValueError(
+                    f"the sandbox has no {relative} to copy ({'; '.join(self.notes)})"
+                ) from None
+            if stat.S_ISLNK(info.st_mode):
+                raise SandboxEscapeError(
+                    f"the sandbox's {relative} was replaced by a symlink; not copied"
+                )
+        if not self.contains(path):
+            raise SandboxEscapeError(f"the sandbox's {relative} leads outside it; not copied")
+        return path
+
     def new_path(self, name_hint: str = "item", extension: str = "") -> Path:
         """A path under scratch/ that does not exist yet and was never handed out before.
 
         For tools that create something (a file, a directory, a repository) and fail when
-        the target already exists. Names look like ``item-1``, ``notes-2.txt``.
+        the target already exists. Names look like ``item-1``, ``notes-2.txt``. scratch/ is
+        checked first (a symlink planted in its place is removed, never followed), and the
+        path is inside the sandbox once resolved, or :class:`SandboxEscapeError` is raised.
         """
         stem = _safe_stem(name_hint)
         suffix = _normalise_extension(extension)
+        scratch = self._scratch()
         while True:
             with self._lock:
                 number = next(self._counter)
-            candidate = self.root / "scratch" / f"{stem}-{number}{suffix}"
+            candidate = scratch / f"{stem}-{number}{suffix}"
             if not os.path.lexists(candidate):
+                if not self.contains(candidate):
+                    raise SandboxEscapeError(f"{candidate} leads outside the sandbox")
                 return candidate
 
     def disposable(self, kind_or_extension: str) -> Path:
         """A fresh copy under scratch/ for tools that delete, move or modify their target.
 
         Accepts a kind (``"file"``, ``"directory"``, ``"repository"``, ``"database"``,
-        ``"spreadsheet"``, ``"image"``) or an extension (``".csv"``, ``"json"``). Any other
+        ``"spreadsheet"``, ``"image"``) or an extension (``".csv"``, ``".json"``). Any other
         extension (``".log"``) gets a copy of notes.txt under that extension, so a tool
-        that deletes ``*.log`` files still has a real one. Raises ValueError only when the
-        source is missing (repo/ without git).
+        that deletes ``*.log`` files still has a real one. Raises ValueError when the
+        source is missing (repo/ without git). A plain file replaced by a symlink is made
+        afresh from the bytes it was written with; a tampered directory or database raises
+        :class:`SandboxEscapeError` (a ValueError). Nothing from outside the sandbox is
+        ever copied in, and no copy is made outside it.
         """
         key = kind_or_extension.strip().lower()
         extension = _normalise_extension(key)
         relative = _KIND_SOURCES.get(key) or _EXTENSION_FILES.get(extension) or "notes.txt"
-        source = self.root / relative
-        if not source.exists():
-            raise ValueError(f"the sandbox has no {relative} to copy ({'; '.join(self.notes)})")
-        if source.is_dir():
+        try:
+            source = self._source(relative)
+        except SandboxEscapeError:
+            # Tampered with (a symlink planted in its place): a plain file is made afresh
+            # from the bytes it was written with, never read through the link.
+            data = pristine_bytes(relative)
+            if data is None:
+                raise
+            suffix = Path(relative).suffix
+            target = self.new_path(
+                Path(relative).stem, suffix if key in _KIND_SOURCES else extension or suffix
+            )
+            _write_new_file(target, data)
+            return target
+        if os.path.isdir(source):
             target = self.new_path(source.name)
-            shutil.copytree(source, target, symlinks=True)
+            # Symlinks inside the source are left out: a copy must not point outside.
+            shutil.copytree(source, target, symlinks=True, ignore=_symlinks_in)
         else:
             target = self.new_path(
                 source.stem, source.suffix if key in _KIND_SOURCES else extension or source.suffix
             )
-            shutil.copyfile(source, target)
+            _copy_file_no_follow(source, target)
+        if not self.contains(target):
+            raise SandboxEscapeError(f"{target} leads outside the sandbox")
         return target
 
     def contains(self, path: str | Path) -> bool:
@@ -320,3 +391,61 @@ class Sandbox:
         inside = os.path.normcase(str(resolved))
         base = os.path.normcase(str(self.root))
         return inside == base or inside.startswith(base.rstrip(os.sep) + os.sep)
+
+    def escaping_value(self, value: object) -> str | None:
+        """The first string in ``value`` (nested in lists and dict values) that names a path
+        under the sandbox root but resolves outside it (through a symlink planted there),
+        else None. Checked before every call, so a path handed out while it was safe is not
+        used once it no longer is."""
+        if isinstance(value, str):
+            base = str(self.root)
+            names_sandbox = value == base or value.startswith(base.rstrip(os.sep) + os.sep)
+            return value if names_sandbox and not self.contains(value) else None
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, (list, tuple)):
+            for element in value:
+                found = self.escaping_value(element)
+                if found is not None:
+                    return found
+        return None
+
+
+def _real_directory(path: Path) -> bool:
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and not stat.S_ISLNK(info.st_mode)
+
+
+def _symlinks_in(directory: str, names: list[str]) -> list[str]:
+    """copytree's ``ignore``: the entries of ``directory`` that are symlinks."""
+    return [name for name in names if os.path.islink(os.path.join(directory, name))]
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_BINARY = getattr(os, "O_BINARY", 0)
+
+
+def _write_new_file(target: Path, data: bytes) -> None:
+    """Create ``target`` (which must not exist, nor be a symlink) holding ``data``."""
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY, 0o644)
+    with open(fd, "wb") as writer:
+        writer.write(data)
+
+
+def _copy_file_no_follow(source: Path, target: Path) -> None:
+    """Copy a regular file without following a symlink at either end: the source is opened
+    with O_NOFOLLOW and must be a regular file; the target is created new (O_EXCL)."""
+    read_fd = os.open(source, os.O_RDONLY | _NOFOLLOW | _BINARY)
+    try:
+        if not stat.S_ISREG(os.fstat(read_fd).st_mode):
+            raise SandboxEscapeError(f"the sandbox's {source.name} is not a regular file")
+        write_fd = os.open(
+            target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY, 0o644
+        )
+        with open(read_fd, "rb", closefd=False) as reader, open(write_fd, "wb") as writer:
+            shutil.copyfileobj(reader, writer)
+    finally:
+        os.close(read_fd)

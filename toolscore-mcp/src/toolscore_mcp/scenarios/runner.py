@@ -59,6 +59,9 @@ class ServerHandle:
     ) -> None:
         self._opener = opener
         self.current = current
+        #: Checked before every call: a path argument under the sandbox root that now
+        #: resolves outside it (``escaping_value``), else None. Such a call is not made.
+        self.escaping_value: Callable[[object], str | None] | None = None
         self.stats = RunStats()
         self._opened = current is not None
         #: The last connection ended in trouble (it died, or was killed as wedged): the next
@@ -151,6 +154,26 @@ def _trouble_result(scenario: Scenario, error: MCPError, timeout: float) -> Scen
     )
 
 
+def _not_called(scenario: Scenario, path: str) -> ScenarioResult:
+    """A call left out because one of its sandbox paths now leads outside the sandbox."""
+    from toolscore.terminal_text import shown
+
+    return ScenarioResult(
+        scenario,
+        ok=False,
+        is_error=False,
+        duration=0.0,
+        detail=excerpt(
+            f"skipped: {shown(path, one_line=True)} resolves outside the sandbox (a symlink "
+            "was planted in it); the call was not made"
+        ),
+        verdict="inconclusive",
+        finding="inconclusive",
+        category="environment",
+        needs="sandbox",
+    )
+
+
 def _crash_detail(message: str) -> str:
     _, marker, stderr = message.partition(" stderr: ")
     detail = "crash: the server exited while handling this call"
@@ -189,7 +212,7 @@ async def run_scenarios(
             while pending and not batch.tainted:
                 index = pending.popleft()
                 batch.start(index)
-                outcome = await _attempt(conn, scenarios[index], tools, timeout)
+                outcome = await _attempt(conn, scenarios[index], tools, timeout, server)
                 alone = batch.finish(index)
                 if isinstance(outcome, ScenarioResult):
                     results[index] = outcome
@@ -252,7 +275,7 @@ async def _run_suspects_alone(
                 return
             outcome: ScenarioResult | MCPError | None = None
             try:
-                outcome = await _attempt(connection, scenarios[index], tools, timeout)
+                outcome = await _attempt(connection, scenarios[index], tools, timeout, server)
             finally:
                 await server.retire(connection, force=not isinstance(outcome, ScenarioResult))
             assert outcome is not None
@@ -303,8 +326,16 @@ class _Batch:
 
 
 async def _attempt(
-    connection: MCPConnection, scenario: Scenario, tools: Mapping[str, MCPToolDef], timeout: float
+    connection: MCPConnection,
+    scenario: Scenario,
+    tools: Mapping[str, MCPToolDef],
+    timeout: float,
+    server: ServerHandle | None = None,
 ) -> ScenarioResult | MCPError:
+    check = server.escaping_value if server is not None else None
+    escaping = check(scenario.arguments) if check is not None else None
+    if escaping is not None:
+        return _not_called(scenario, escaping)
     try:
         result = await connection.call_tool(scenario.tool, scenario.arguments, timeout)
     except (MCPTimeoutError, MCPConnectionClosed) as exc:

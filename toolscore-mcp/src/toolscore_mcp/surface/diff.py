@@ -53,7 +53,8 @@ class SurfaceChange:
         import hashlib  # only diffs need it, and it costs milliseconds to import
 
         key = "\0".join((self.tool, self.code, self.path))
-        return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+        # surrogatepass: a lone surrogate in a tool name hashes instead of crashing.
+        return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def word_diff(old: str, new: str) -> str:

@@ -38,8 +38,10 @@ def _canonical(value: Any) -> str:
 
 
 def definition_hash(definition: Mapping[str, Any]) -> str:
-    """``sha256:<hex>`` of the canonical JSON (sorted keys, no spaces, UTF-8)."""
-    return "sha256:" + hashlib.sha256(_canonical(definition).encode("utf-8")).hexdigest()
+    """``sha256:<hex>`` of the canonical JSON (sorted keys, no spaces, UTF-8; a lone
+    surrogate is hashed as its code point, not refused)."""
+    data = _canonical(definition).encode("utf-8", "surrogatepass")
+    return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
 def build_lock(details: ServerDetails, tools: Sequence[MCPToolDef]) -> dict[str, Any]:

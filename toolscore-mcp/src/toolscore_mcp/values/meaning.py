@@ -141,9 +141,15 @@ def _paths(param: Parameter, ctx: SynthesisContext) -> Iterator[Candidate]:
         return
     many = param.json_type == "array"
     if ctx.sandbox is not None:
-        value = _path_value(param, kind, ctx)
-        yield Candidate([value] if many else value, "meaning")
-        if kind == "file" and not many and not _has_base_directory(param):
+        try:
+            value = _path_value(param, kind, ctx)
+        except ValueError:
+            # The path would lead outside the sandbox (a symlink was planted in it) or its
+            # source is missing: no sandbox candidate; the others below or the schema's follow.
+            value = None
+        if value is not None:
+            yield Candidate([value] if many else value, "meaning")
+        if value is not None and kind == "file" and not many and not _has_base_directory(param):
             other = str(ctx.sandbox.root / "README.md")
             if other != value and param.role == "reader":
                 yield Candidate(other, "meaning")

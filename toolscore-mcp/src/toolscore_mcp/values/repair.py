@@ -148,7 +148,10 @@ def _paths(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]
         ext = extension
         found = sandbox.file_with_extension(ext)
         wants_new = s.role == "producer"
-        value = str(sandbox.new_path("toolscore", ext) if wants_new or found is None else found)
+        try:
+            value = str(sandbox.new_path("toolscore", ext) if wants_new or found is None else found)
+        except ValueError:  # scratch/ leads outside the sandbox: no repair
+            return None
         why = f"a {ext} file"
     elif (
         _MISSING_PATH.search(text)
