@@ -294,8 +294,13 @@ class MCPScorecard:
 
     def _defect_class_caps(self, tool_count: int) -> list[GradeCap]:
         classes = {
+            # Counted where the server's own error path was hit (an edge case, a conclusive
+            # happy path, a contrast call on a missing target), not where a value we made up
+            # was wrong and the answer mixed it with the tool's results.
             "errors reported as success": {
-                r.scenario.tool for r in self.results if r.finding == "error-as-success"
+                r.scenario.tool
+                for r in self.results
+                if r.finding == "error-as-success" and r.verdict == "fail"
             },
             "crashes or timeouts on valid input": {
                 r.scenario.tool
