@@ -204,13 +204,14 @@ class EvaluationResult:
                 *self._plugin_terms(),
             )
         )
-        return round(composite, SCORE_DECIMALS)
+        return round(min(1.0, max(0.0, composite)), SCORE_DECIMALS)
 
     def _plugin_terms(self) -> list[float]:
         """``weight × value`` of each weighted metric beyond the defaults (plugin metrics).
 
         A weighted metric that is missing from this evaluation, or whose value is not a
-        finite number, adds 0: its share of the weights is lost, as for any zero component.
+        finite number in [0, 1], adds 0: its share of the weights is lost, as for any zero
+        component.
         """
         terms: list[float] = []
         for key, weight in self.weights.items():
@@ -219,7 +220,7 @@ class EvaluationResult:
             value = self.metrics.get(key)
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 continue
-            if math.isfinite(value):
+            if math.isfinite(value) and 0.0 <= value <= 1.0:
                 terms.append(weight * float(value))
         return terms
 

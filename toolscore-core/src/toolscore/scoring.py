@@ -9,6 +9,7 @@ and no hook to call: extraction, ``match=`` and the judge happen around it, in
 
 from __future__ import annotations
 
+import math
 import warnings
 import weakref
 from collections.abc import Mapping, Sequence
@@ -24,7 +25,36 @@ if TYPE_CHECKING:
     from toolscore.protocols import Metric
     from toolscore.specs import MetricSpec
 
-__all__ = ["normalized_weights", "plugin_metric_names", "score_calls"]
+__all__ = ["checked_metric_value", "normalized_weights", "plugin_metric_names", "score_calls"]
+
+
+def checked_metric_value(name: str, value: Any) -> Any:
+    """A plugin metric's value, kept only if a number is a finite one in [0, 1].
+
+    A number outside that range (``-5``, ``1e308``, ``nan``, ``10**5000``) would move the
+    score out of [0, 1] or crash what formats it: it is reported in a warning and kept as
+    text, which counts toward no score. Anything that is not a number (a dict of details) is
+    the plugin's own business and passes through.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if math.isfinite(number) and 0.0 <= number <= 1.0:
+        return value
+    if isinstance(value, int) and value.bit_length() > 128:  # str() of it may even refuse
+        shown = f"<an integer of about {int(value.bit_length() * 0.30103)} digits>"
+    else:
+        shown = repr(value)
+    warnings.warn(
+        f"metric {name!r} gave {shown}, not a number in [0, 1]: kept as text, it counts "
+        "toward no score",
+        RuntimeWarning,
+        stacklevel=6,
+    )
+    return shown
 
 
 def plugin_metric_names(pm: ToolscorePluginManager) -> list[str]:
@@ -92,8 +122,10 @@ def _compute(
         if built_in:
             value = metric.compute(context)
         else:
+            from toolscore.plugins.guard import run_plugin_code
+
             try:
-                value = metric.compute(context)
+                value = checked_metric_value(name, run_plugin_code(metric.compute, context))
             except Exception as exc:
                 if pm.strict:
                     raise

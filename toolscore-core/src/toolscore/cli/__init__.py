@@ -92,6 +92,13 @@ class ToolscoreGroup(click.Group):
                 ExitCode.ERROR,
             )
 
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command with Python warnings shown as ``Warning: ...`` lines on stderr."""
+        from toolscore.cli.output import warnings_as_lines
+
+        with warnings_as_lines():
+            return super().invoke(ctx)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The command list with whole summaries, wrapped rather than cut at 45 characters."""
         rows = []

@@ -360,7 +360,14 @@ class ToolscorePluginManager(pluggy.PluginManager):
         """
         caller = getattr(self.hook, hook_name)
         others = [other.plugin for other in _plain(caller.get_hookimpls()) if other is not impl]
-        answer = self.subset_hook_caller(hook_name, others)(**kwargs)
+        subset = self.subset_hook_caller(hook_name, others)
+        record = self._records.get(impl.plugin_name)
+        if record is not None and record.builtin:
+            answer = subset(**kwargs)
+        else:  # a third party's code: it may not exit, hang or take the run down
+            from toolscore.plugins.guard import run_plugin_code
+
+            answer = run_plugin_code(subset, **kwargs)
         if caller.spec is not None and caller.spec.opts.get("firstresult"):
             return answer
         return answer[0] if answer else None

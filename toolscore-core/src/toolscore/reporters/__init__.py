@@ -12,6 +12,7 @@ Use :func:`write_reports` to write several files at once (``toolscore eval --htm
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -68,9 +69,39 @@ def render_report(
     plugin_manager: ToolscorePluginManager | None = None,
     options: Mapping[str, Any] | None = None,
 ) -> str:
-    """Render ``result`` in the format ``name`` and return the text."""
-    reporter = make_reporter(name, plugin_manager=plugin_manager, options=options)
-    return reporter.render(result, verbose=verbose)
+    """Render ``result`` in the format ``name`` and return the text.
+
+    A plugin's reporter runs guarded (:mod:`toolscore.plugins.guard`): if it raises, exits,
+    hangs or returns something that is not text, this raises
+    :class:`~toolscore.plugins.guard.PluginCodeError`.
+    """
+    from toolscore.plugins.guard import PluginCodeError, run_plugin_code
+
+    pm = _manager(plugin_manager)
+    if _is_builtin(pm, name):
+        reporter = make_reporter(name, plugin_manager=pm, options=options)
+        return reporter.render(result, verbose=verbose)
+
+    def render() -> Any:
+        reporter = make_reporter(name, plugin_manager=pm, options=options)
+        return reporter.render(result, verbose=verbose)
+
+    text = run_plugin_code(render)
+    if not isinstance(text, str):
+        raise PluginCodeError(f"render() returned {type(text).__name__}, expected text")
+    return text
+
+
+def registry_owner(pm: ToolscorePluginManager, name: str) -> str:
+    """``plugin NAME`` for the plugin that registered the report format ``name``."""
+    return f"plugin {pm.get_reporters().owners.get(name, '?')!r}"
+
+
+def _is_builtin(pm: ToolscorePluginManager, name: str) -> bool:
+    from toolscore.plugins import DEFAULT_PLUGINS
+
+    registry = pm.get_reporters()
+    return name not in registry or registry.owners.get(name) in DEFAULT_PLUGINS
 
 
 def write_reports(
@@ -93,19 +124,30 @@ def write_reports(
         write_reports(result, {"html": "report.html", "junit": "junit.xml"}, plugin_manager=pm)
     """
     from toolscore.fileio import atomic_write_text
+    from toolscore.plugins.guard import PluginCodeError
 
     pm = _manager(plugin_manager)
     per_format = options or {}
-    rendered = [
-        (
-            name,
-            Path(path),
-            render_report(
+    rendered: list[tuple[str, Path, str]] = []
+    for name, path in targets.items():
+        try:
+            text = render_report(
                 name, result, verbose=verbose, plugin_manager=pm, options=per_format.get(name)
-            ),
-        )
-        for name, path in targets.items()
-    ]
+            )
+        except Exception as exc:
+            if _is_builtin(pm, name) or pm.strict:
+                raise
+            # A plugin's failure is the plugin's: the run's own reports and exit code stand.
+            reason = (
+                str(exc) if isinstance(exc, PluginCodeError) else f"{type(exc).__name__}: {exc}"
+            )
+            warnings.warn(
+                f"report {name!r} ({registry_owner(pm, name)}) failed and is not written: {reason}",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            continue
+        rendered.append((name, Path(path), text))
     written: dict[str, Path] = {}
     for name, path, text in rendered:
         written[name] = atomic_write_text(path, text)
