@@ -66,9 +66,7 @@ def oracle(mode: str, policy: Any, gold: list[dict[str, Any]], trace: list[dict[
             all(ok(i, p[i]) for i in range(n)) for p in itertools.permutations(range(m))
         )
     if mode == "in_order":  # the expected calls, in order, at increasing actual positions
-        return any(
-            all(ok(i, c[i]) for i in range(n)) for c in itertools.combinations(range(m), n)
-        )
+        return any(all(ok(i, c[i]) for i in range(n)) for c in itertools.combinations(range(m), n))
     if mode == "superset":  # every expected call gets a distinct actual call
         return (
             any(all(ok(i, p[i]) for i in range(n)) for p in itertools.permutations(range(m), n))

@@ -80,11 +80,11 @@ def test_gold_steps_and_gold_documents() -> None:
     verdict = match_trajectory(gold, actual)
     assert verdict
     assert {"path": "$[3]", "one_of": "sms"} in verdict.choices
-    assert not match_trajectory(gold, actual + [{"tool": "log", "args": {}}])
+    assert not match_trajectory(gold, [*actual, {"tool": "log", "args": {}}])
     # a gold document: its match object applies unless a keyword says otherwise
     document = {"match": {"mode": "superset"}, "calls": gold}
-    assert match_trajectory(document, actual + [{"tool": "log", "args": {}}])
-    assert not match_trajectory(document, actual + [{"tool": "log", "args": {}}], mode="strict")
+    assert match_trajectory(document, [*actual, {"tool": "log", "args": {}}])
+    assert not match_trajectory(document, [*actual, {"tool": "log", "args": {}}], mode="strict")
 
 
 def test_malformed_steps_are_reported() -> None:
@@ -138,7 +138,8 @@ def test_strict_takes_a_batch_in_any_order(build: Any) -> None:
     assert not match_trajectory(gold, build([SF], [LONDON], [CLOCK]))  # three messages
     assert not match_trajectory(gold, build([CLOCK], [SF, LONDON]))  # the batch moved
     result = toolscore.evaluate(gold, build([SF, LONDON], [CLOCK]), match="strict")
-    assert result.metrics["trajectory_match"]["matched"] and result.score == 1.0
+    assert result.metrics["trajectory_match"]["matched"]
+    assert result.score == 1.0
 
 
 def test_plain_lists_keep_strict_order() -> None:
@@ -149,7 +150,8 @@ def test_both_sides_with_messages_need_the_same_batches() -> None:
     expected = calls_from_payload(_openai([LONDON, SF]))
     assert match_trajectory(expected, _openai([SF, LONDON]))
     verdict = match_trajectory(expected, _openai([SF], [LONDON]))
-    assert not verdict and "one message" in verdict.reason
+    assert not verdict
+    assert "one message" in verdict.reason
 
 
 # -- 4. in_order -------------------------------------------------------------------------------
@@ -172,9 +174,11 @@ def test_in_order_scores(tmp_path: Path) -> None:
     actual = _calls(LONDON, SF, CLOCK)
     plain = toolscore.evaluate(gold, actual).score
     result = toolscore.evaluate(gold, actual, match="in_order")
-    assert plain < 1.0 and result.score == 1.0
+    assert plain < 1.0
+    assert result.score == 1.0
     reordered = toolscore.evaluate(gold, _calls(CLOCK, SF), match="in_order")
-    assert not reordered.metrics["trajectory_match"]["matched"] and reordered.score < 1.0
+    assert not reordered.metrics["trajectory_match"]["matched"]
+    assert reordered.score < 1.0
     # the gold file's match object and the CLI's --match
     (tmp_path / "gold.json").write_text(json.dumps({"match": {"mode": "in_order"}, "calls": gold}))
     (tmp_path / "trace.json").write_text(json.dumps(actual))
@@ -204,5 +208,6 @@ def test_key_lists_compare_absent_keys() -> None:
     assert not match_trajectory(extra, want, args_overrides={"search": ["q", "page"]})
     assert match_trajectory(want, want, args_overrides={"search": ["q", "page"]})
     result = toolscore.evaluate(want, extra, match={"args_overrides": {"search": ["q", "page"]}})
-    assert not result.metrics["trajectory_match"]["matched"] and result.score < 1.0
+    assert not result.metrics["trajectory_match"]["matched"]
+    assert result.score < 1.0
     assert toolscore.evaluate(want, extra, match={"args_overrides": {"search": ["q"]}}).score == 1.0
