@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from toolscore import ANY, Regex, match_trajectory
 from toolscore.matching.values import values_match
 
-MODES = ("strict", "unordered", "subset", "superset")
+MODES = ("strict", "unordered", "subset", "superset", "in_order")
 
 
 def _sum_is_3(actual: Mapping[str, Any], expected: Mapping[str, Any]) -> bool:
@@ -39,7 +39,11 @@ def oracle_args(policy: Any, want: Mapping[str, Any] | None, got: Mapping[str, A
     if callable(policy):
         return bool(policy(got, want))
     if isinstance(policy, list):
-        return all(k in got and values_match(want[k], got[k]) for k in policy if k in want)
+        # exactly these keys: absent on both sides agrees, on one side only does not
+        return all(
+            (k in want) == (k in got) and (k not in want or values_match(want[k], got[k]))
+            for k in policy
+        )
     if policy == "exact":
         return set(want) == set(got) and all(values_match(want[k], got[k]) for k in want)
     if policy == "superset":
@@ -61,6 +65,8 @@ def oracle(mode: str, policy: Any, gold: list[dict[str, Any]], trace: list[dict[
         return n == m and any(
             all(ok(i, p[i]) for i in range(n)) for p in itertools.permutations(range(m))
         )
+    if mode == "in_order":  # the expected calls, in order, at increasing actual positions
+        return any(all(ok(i, c[i]) for i in range(n)) for c in itertools.combinations(range(m), n))
     if mode == "superset":  # every expected call gets a distinct actual call
         return (
             any(all(ok(i, p[i]) for i in range(n)) for p in itertools.permutations(range(m), n))

@@ -136,3 +136,176 @@ def test_agrees_with_agentevals_except_where_greedy_pairing_misses(tmp_path: Pat
     assert both_true > 50
     print(f"{len(cases)} cases, {both_true} both match, {greedy_misses} greedy misses")
     assert greedy_misses < len(cases) // 10
+
+
+# -- agentevals' own trajectory-match test cases -------------------------------------------------
+#
+# Each case of agentevals' python/tests/test_trajectory.py (its async twin checks the same
+# verdicts), translated: the same messages (LangChain message objects written as the OpenAI
+# dicts they convert to), the same trajectory mode, argument policy and per-tool overrides, and
+# the verdict agentevals asserts. 14 parametrized tests x 4 modes, plus the 8 "without the
+# override it fails" checks of two of them: 64 verdicts, all agreeing.
+
+MATCH_MODES = ("unordered", "superset", "subset", "strict")
+Batch = list[tuple[str, dict[str, Any]]]
+
+
+def _conversation(*turns: Batch | str) -> list[dict[str, Any]]:
+    """A user message, then per item an assistant message (its calls, answered by tool
+    messages) or, for a string, an assistant text answer."""
+    out: list[dict[str, Any]] = [{"role": "user", "content": "go"}]
+    n = 0
+    for turn in turns:
+        if isinstance(turn, str):
+            out.append({"role": "assistant", "content": turn})
+            continue
+        ids = [f"call{n + k}" for k in range(len(turn))]
+        n += len(turn)
+        out.append({"role": "assistant", "content": "", "tool_calls": [
+            {"id": i, "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+            for i, (name, args) in zip(ids, turn, strict=True)
+        ]})  # fmt: skip
+        out.extend({"role": "tool", "tool_call_id": i, "content": "..."} for i in ids)
+    return out
+
+
+def _w(city: str) -> tuple[str, dict[str, Any]]:
+    return ("get_weather", {"city": city})
+
+
+def _either_sf(actual: dict[str, Any], expected: dict[str, Any]) -> bool:
+    return actual["city"] in ("SF", "San Francisco") and expected["city"] in ("SF", "San Francisco")
+
+
+def _upgrade_query(actual: dict[str, Any], expected: dict[str, Any]) -> bool:
+    if "upgrade" in expected.get("query", ""):
+        return "upgrade" in actual.get("query", "")
+    return True
+
+
+_FETCH = ("fetch_user_flight_information", {})
+_SEARCH = ("search_flights", {"start_time": "2025-03-22T18:34:40Z", "departure_airport": "CDG",
+                              "arrival_airport": "BSL"})  # fmt: skip
+_SPAN = {"start": "2025-03-22T18:34:40Z", "end": "2025-03-22T20:34:40Z"}
+_SPAN_REF = {"start": "2025-03-22T18:34:40Z", "end": "baz"}
+
+
+def _by_mode(verdicts: str) -> dict[str, bool]:
+    """``"1101"``: the verdicts of unordered, superset, subset, strict."""
+    return {mode: flag == "1" for mode, flag in zip(MATCH_MODES, verdicts, strict=True)}
+
+
+# (name, actual, expected, {mode: verdict}, args policy, overrides)
+AGENTEVALS_CASES: list[tuple[str, Any, Any, dict[str, bool], str, dict[str, Any] | None]] = [
+    ("trajectory_match", _conversation([_w("San Francisco")], "80 and sunny"),
+     _conversation([_w("San Francisco")], "80˚ and sunny"), _by_mode("1111"), "exact", None),
+    ("different_tool_message_order", _conversation([_w("SF"), _w("London")], "..."),
+     _conversation([_w("London"), _w("SF")], "..."), _by_mode("1111"), "exact", None),
+    ("different_message_count", _conversation([_w("SF")], [_w("London")], "..."),
+     _conversation([_w("London"), _w("SF")], "..."), _by_mode("1110"), "exact", None),
+    ("subset_tool_call", _conversation([_w("SF")], "..."),
+     _conversation([_w("London"), _w("SF")], "..."), _by_mode("0010"), "exact", None),
+    ("exact_matcher_with_different_called_tools", _conversation([_w("SF")], "..."),
+     _conversation([("accuweather_forecast", {"city": "San Francisco"})], "..."),
+     _by_mode("0000"), "exact", None),
+    ("extra_tool_calls_and_override", _conversation([_w("San Francisco"), _w("London")], "..."),
+     _conversation([_w("SF and London")], "..."), _by_mode("0100"), "exact",
+     {"get_weather": "ignore"}),
+    ("subset_tool_calls_and_override", _conversation([_w("SF and London")], "..."),
+     _conversation([_w("San Francisco"), _w("London")], "..."), _by_mode("0010"), "exact",
+     {"get_weather": "ignore"}),
+    ("langchain_messages_and_override", _conversation([_w("SF")], "..."),
+     _conversation([_w("San Francisco")], "..."), _by_mode("1111"), "exact",
+     {"get_weather": _either_sf}),
+    ("langchain_messages_failure", _conversation([_w("SF")], "..."),
+     _conversation([("accuweather_forecast", {"city": "San Francisco"})], "..."),
+     _by_mode("0000"), "exact", None),
+    ("match_with_overrides, no override",
+     _conversation([_FETCH], "...", [_SEARCH],
+                   [("lookup_policy", {"query": "flight upgrades"}),
+                    ("lookup_policy", {"query": "first class"})], "..."),
+     _conversation([_FETCH], "...", [("lookup_policy", {"query": "upgrade to first class"}),
+                                     ("lookup_policy", {"query": "foo"})], "..."),
+     _by_mode("0000"), "exact", None),
+    ("match_with_overrides",
+     _conversation([_FETCH], "...", [_SEARCH],
+                   [("lookup_policy", {"query": "flight upgrades"}),
+                    ("lookup_policy", {"query": "first class"})], "..."),
+     _conversation([_FETCH], "...", [("lookup_policy", {"query": "upgrade to first class"}),
+                                     ("lookup_policy", {"query": "foo"})], "..."),
+     _by_mode("0100"), "exact", {"lookup_policy": _upgrade_query}),
+    ("nested_field_overrides, no override",
+     _conversation([("fetch_user_flight_information", {"user_id": "123"})], "...",
+                   [("lookup_policy", {"query": "flight upgrades", "time": _SPAN}),
+                    ("lookup_policy", {"query": "first class", "time": _SPAN})], "..."),
+     _conversation([("fetch_user_flight_information", {"user_id": "123"})], "...",
+                   [("lookup_policy", {"query": "foo", "time": _SPAN_REF}),
+                    ("lookup_policy", {"query": "bar", "time": _SPAN_REF})], "..."),
+     _by_mode("0000"), "exact", None),
+    ("nested_field_overrides",
+     _conversation([("fetch_user_flight_information", {"user_id": "123"})], "...",
+                   [("lookup_policy", {"query": "flight upgrades", "time": _SPAN}),
+                    ("lookup_policy", {"query": "first class", "time": _SPAN})], "..."),
+     _conversation([("fetch_user_flight_information", {"user_id": "123"})], "...",
+                   [("lookup_policy", {"query": "foo", "time": _SPAN_REF}),
+                    ("lookup_policy", {"query": "bar", "time": _SPAN_REF})], "..."),
+     _by_mode("1111"), "exact", {"lookup_policy": ["time.start"]}),
+]  # fmt: skip
+
+_FLIGHT = ("get_flight_info", {"flight_no": "LX0112"})
+# tool_args_match_mode tests: the default (strict) trajectory mode, one policy per verdict
+for _name, _actual_args, _expected_args, _verdicts in [
+    ("args_superset", {"is_cool": True, "flight_no": "LX0112"}, {"flight_no": "LX0112"},
+     {"exact": False, "ignore": True, "subset": False, "superset": True}),
+    ("args_subset", {"flight_no": "LX0112"}, {"flight_no": "LX0112", "foo": "bar"},
+     {"exact": False, "ignore": True, "subset": True, "superset": False}),
+    ("args_exact", {"flight_no": "LX0112"}, {"flight_no": "LX0112"},
+     {"exact": True, "ignore": True, "subset": True, "superset": True}),
+]:  # fmt: skip
+    for _policy, _verdict in _verdicts.items():
+        AGENTEVALS_CASES.append((
+            f"tool_args_match_mode_{_name}",
+            _conversation([("get_flight_info", _actual_args)], "Your flight is at 10:00 AM."),
+            _conversation([("get_flight_info", _expected_args)], "Your flight is at 10:00 AM."),
+            {"strict": _verdict}, _policy, None,
+        ))  # fmt: skip
+
+
+def _agentevals_verdicts() -> list[tuple[str, str, str, Any, Any, bool, dict[str, Any] | None]]:
+    return [
+        (name, mode, policy, actual, expected, verdict, overrides)
+        for name, actual, expected, verdicts, policy, overrides in AGENTEVALS_CASES
+        for mode, verdict in verdicts.items()
+    ]
+
+
+def test_every_agentevals_case_is_translated() -> None:
+    assert len(_agentevals_verdicts()) == 64
+
+
+@pytest.mark.parametrize(
+    ("name", "mode", "policy", "actual", "expected", "verdict", "overrides"),
+    _agentevals_verdicts(),
+    ids=[f"{case[0]}-{case[1]}-{case[2]}" for case in _agentevals_verdicts()],
+)
+def test_agentevals_case(
+    name: str,
+    mode: str,
+    policy: str,
+    actual: Any,
+    expected: Any,
+    verdict: bool,
+    overrides: dict[str, Any] | None,
+) -> None:
+    got = match_trajectory(expected, actual, mode=mode, args=policy, args_overrides=overrides)
+    assert bool(got) is verdict, got.reason
+
+
+def test_strict_batch_order_was_the_disagreement() -> None:
+    """The two verdicts that used to differ (this case, sync and async): a parallel batch in
+    another order. The same calls as a plain list (no message boundaries) keep strict order."""
+    actual = _conversation([_w("SF"), _w("London")])
+    expected = _conversation([_w("London"), _w("SF")])
+    assert match_trajectory(expected, actual)
+    flat = [{"tool": "get_weather", "args": {"city": c}} for c in ("SF", "London")]
+    assert not match_trajectory(flat[::-1], flat)

@@ -25,6 +25,7 @@ from toolscore.matching._expected import expected_calls
 from toolscore.scoring import normalized_weights, plugin_metric_names, score_calls
 
 if TYPE_CHECKING:
+    from toolscore.matching.trajectory import MatchSpec
     from toolscore.model import ToolCall
     from toolscore.plugins.manager import ToolscorePluginManager
     from toolscore.result import EvaluationResult
@@ -61,7 +62,8 @@ def evaluate(
         ``metrics["policy_metrics"]`` and never change the score.
     :param options: options for plugin metrics, handed to each as ``context.options``
         (``toolscore eval --option key=value``).
-    :param match: a matching mode (``"unordered"``, ``"subset"``, ``"superset"``), a mapping
+    :param match: a matching mode (``"strict"``, ``"unordered"``, ``"subset"``, ``"superset"``,
+        ``"in_order"``), a mapping
         ``{"mode", "args", "args_overrides"}`` or a :class:`~toolscore.matching.MatchSpec`; the
         metrics then follow it and ``metrics["trajectory_match"]`` holds the verdict
         (docs/matching.md). ``None`` (the default) applies no mode: every metric keeps its
@@ -89,7 +91,7 @@ def evaluate(
         from toolscore.expectations.scoring import choose_gold
 
         gold_calls, expectations = choose_gold(
-            expected, trace_calls, pm, strict=strict, weights=merged
+            expected, trace_calls, pm, strict=strict, weights=merged, match=_spec(match)
         )
     else:
         gold_calls = expected_calls(expected, pm)  # "$regex" forms read as in gold files
@@ -157,16 +159,18 @@ def evaluate_trace(
     steps = read_gold_steps(gold_file, pm)  # None: a flat gold list, no structured steps
     gold_calls = load_gold_standard(gold_file, plugin_manager=pm) if steps is None else []
     trace_calls = load_trace(trace_file, format=format, plugin_manager=pm)
+    from toolscore.matching._gold import load_match
+
+    spec = match if match is not None else load_match(gold_file)
     expectations = None
     if steps is not None:
-        gold_calls, expectations = choose_gold(steps, trace_calls, pm, strict=False, weights=merged)
+        gold_calls, expectations = choose_gold(
+            steps, trace_calls, pm, strict=False, weights=merged, match=_spec(spec)
+        )
     if forbidden is not None:
         from toolscore.metrics.policy import validate_rules
 
         validate_rules(forbidden)
-    from toolscore.matching._gold import load_match
-
-    spec = match if match is not None else load_match(gold_file)
     from toolscore.tool_schemas.definitions import schemas_for_files
 
     schema_check = _schema_check(trace_calls, schemas_for_files(gold_file, trace_file, tools))
@@ -254,6 +258,14 @@ def _finish(request: _Request) -> EvaluationResult:
         add_judgement(result, request.judge, request.pm)
     request.pm.evaluation_finished(result)
     return result
+
+
+def _spec(match: Any) -> MatchSpec | None:
+    if match is None:
+        return None
+    from toolscore.matching.trajectory import MatchSpec
+
+    return MatchSpec.coerce(match)
 
 
 def _schema_check(

@@ -6,7 +6,8 @@ Reads:
   request, bare or as ``{"messages": [...]}``, whatever their first message is);
 * ``tool_use`` blocks (run by the client), ``server_tool_use`` (web search, code execution, ...)
   and ``mcp_tool_use`` (MCP connector) blocks, both run by Anthropic and marked
-  ``provider_executed``; ``input`` is the arguments;
+  ``provider_executed``; ``input`` is the arguments; the blocks of one message (parallel
+  calls) share ``metadata["message"]``, the message's position among those read;
 * results from ``tool_result`` blocks (``tool_use_id``, ``content``, ``is_error``) and the
   hosted ``*_tool_result`` / ``mcp_tool_result`` blocks; a ``*_error`` result content fails the
   call with its ``error_code``;
@@ -126,12 +127,19 @@ def confidence(payload: Any) -> float:
 
 
 class _Reader(Drafts):
+    def __init__(self) -> None:
+        super().__init__()
+        #: Messages read so far: the ``tool_use`` blocks of one message share
+        #: ``metadata["message"]`` (a batch of parallel calls).
+        self.messages = 0
+
     def message(self, message: Any, stop_reason: Any = None) -> None:
         content = get(message, "content")
         if not is_list(content):
             return
         role = get(message, "role")
         stop = stop_reason if stop_reason is not None else get(message, "stop_reason")
+        self.messages += 1
         for block in content:
             self.block(block, role, stop)
 
@@ -155,6 +163,7 @@ class _Reader(Drafts):
                 extra["server_name"] = server
             if isinstance(stop_reason, str):
                 extra["stop_reason"] = stop_reason
+            extra["message"] = self.messages - 1
             self.add(
                 new_draft(
                     FORMAT,
@@ -194,6 +203,8 @@ class _Reader(Drafts):
         stop_reason: Any = None
 
         def flush() -> None:
+            if order:
+                self.messages += 1
             for key in order:
                 self.block(blocks[key], "assistant", stop_reason, fragments.get(key))
             blocks.clear()

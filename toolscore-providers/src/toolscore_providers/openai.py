@@ -8,6 +8,9 @@ Reads:
 * chat message lists, bare or as ``{"messages": [...]}`` (a request body or a saved
   conversation): ``role: "tool"`` messages give the result of the call with their
   ``tool_call_id``, ``role: "function"`` messages that of the legacy call with their name;
+  the calls of one message (parallel calls) share ``metadata["message"]``, the message's
+  position among the messages read (a completion's choices likewise), so that matching can
+  tell a batch of parallel calls from calls in sequence;
 * streamed chat chunks (``choices[*].delta``), fragments merged per choice and ``index``;
 * a Responses API response (``output`` items, see :mod:`toolscore_providers._responses`), a list
   of Responses items (an input list with ``function_call_output`` items), and streamed
@@ -146,6 +149,8 @@ class _Reader(Drafts):
         super().__init__()
         #: Legacy function calls still waiting for a ``role: "function"`` result, by name.
         self.legacy: dict[str, list[CallDraft]] = {}
+        #: Messages read so far: the calls of one message share ``metadata["message"]``.
+        self.messages = 0
 
     # chat messages
 
@@ -162,10 +167,14 @@ class _Reader(Drafts):
             if waiting:
                 waiting.pop(0).result = decode_json(text_of(get(message, "content")))
             return
+        number = self.messages
+        self.messages += 1
         tool_calls = get(message, "tool_calls")
         if is_list(tool_calls) and tool_calls:
             for entry in tool_calls:
-                self.add(_tool_call(entry))
+                draft = self.add(_tool_call(entry))
+                if draft is not None:
+                    draft.metadata["message"] = number
             return
         legacy = get(message, "function_call")
         if legacy is not None:
@@ -350,7 +359,7 @@ def _completion_fast(payload: dict[str, Any]) -> list[ToolCall] | None:
     out: list[ToolCall] = []
     append = out.append
     scan = scan_once
-    for choice in choices:
+    for number, choice in enumerate(choices):
         message = choice.get("message") if type(choice) is dict else None
         if type(message) is not dict:
             return None
@@ -382,7 +391,7 @@ def _completion_fast(payload: dict[str, Any]) -> list[ToolCall] | None:
             else:
                 args, problem = parse_args(raw)
             call_id = entry.get("id")
-            metadata = {"format": FORMAT, "kind": "tool_calls"}
+            metadata = {"format": FORMAT, "kind": "tool_calls", "message": number}
             if problem is not None:
                 note_unreadable_args(metadata, problem, raw)
             # Positional: keyword arguments would make this call half again as slow.

@@ -49,7 +49,7 @@ def match_mode_option(help_text: str) -> Callable[[FC], FC]:
     return click.option(
         "--match",
         "match_mode",
-        type=click.Choice(["strict", "unordered", "subset", "superset"]),
+        type=click.Choice(["strict", "unordered", "subset", "superset", "in_order"]),
         default=None,
         help=help_text,
     )

@@ -20,6 +20,7 @@ from toolscore.expectations.parse import is_structured, parse_steps
 from toolscore.scoring import score_calls
 
 if TYPE_CHECKING:
+    from toolscore.matching.trajectory import MatchSpec
     from toolscore.model import ToolCall
     from toolscore.plugins.manager import ToolscorePluginManager
 
@@ -41,8 +42,14 @@ def choose_gold(
     *,
     strict: bool,
     weights: Mapping[str, float] | None,
+    match: MatchSpec | None = None,
 ) -> tuple[list[ToolCall], dict[str, Any]]:
-    """The best flat gold for ``trace_calls`` and the ``expectations`` metric value."""
+    """The best flat gold for ``trace_calls`` and the ``expectations`` metric value.
+
+    With a ``match`` spec, a flat list that matches under it beats any that does not, and
+    candidates are scored as ``evaluate(match=...)`` scores them; so an ``any_order`` group
+    (or any other step) is honoured in every mode, ``strict`` included.
+    """
     from toolscore.expectations.expand import best_expansion
 
     gold = (
@@ -52,8 +59,15 @@ def choose_gold(
     )
 
     def score(calls: Sequence[ToolCall]) -> float:
-        result = score_calls(pm, calls, trace_calls, weights=weights, strict=strict)
-        return float(result.score)
+        if match is None:
+            result = score_calls(pm, calls, trace_calls, weights=weights, strict=strict)
+            return float(result.score)
+        from toolscore.matching._apply import apply_match
+
+        gold, trace, verdict = apply_match(calls, trace_calls, match, strict=strict)
+        result = score_calls(pm, gold, trace, weights=weights, strict=strict)
+        # Scores lie in [0, 1]: a matching candidate (2 + score) beats every other one.
+        return float(result.score) + (2.0 if verdict.matched else 0.0)
 
     calls, choices, count = best_expansion(gold.steps, trace_calls, score, gold.path)
     chosen = [c["one_of"] for c in choices if "one_of" in c]

@@ -6,15 +6,17 @@ options; a mode only changes *what they are shown*:
 
 1. calls are paired by the mode's maximum matching (:func:`pair_calls`); leftover calls of
    the same tool are then paired by the usual alignment, as wrong-value attempts;
-2. ``superset`` drops actual calls left unpaired (extra calls are allowed, so they lower
-   neither selection accuracy nor redundancy); ``subset`` drops expected calls left unpaired
-   (the agent may skip them);
-3. every mode but ``strict`` lists the actual calls in the order of their expected partners
-   (order does not matter), unpaired ones last;
+2. ``superset`` and ``in_order`` drop actual calls left unpaired (extra calls are allowed,
+   so they lower neither selection accuracy nor redundancy); ``subset`` drops expected calls
+   left unpaired (the agent may skip them);
+3. ``unordered``, ``subset`` and ``superset`` list the actual calls in the order of their
+   expected partners (order does not matter), unpaired ones last; ``strict`` and ``in_order``
+   keep the actual order, except that the calls of one batch (one message's parallel calls)
+   follow their partners' order;
 4. each pair's arguments are projected through its tool's policy: ``superset`` keeps only the
    expected keys of the actual call, ``subset`` only the actual keys of the expected call,
    ``ignore`` (or a callable that accepts) makes the pair a "don't check" one, key paths keep
-   only those paths, ignored keys are removed from both sides.
+   only those paths (on both sides), ignored keys are removed from both sides.
 
 A trajectory that matches under the mode therefore scores 1.0; one that does not keeps the
 penalties of what is really wrong. The verdict itself is reported as
@@ -30,7 +32,13 @@ import attrs
 
 from toolscore.matching.alignment import align
 from toolscore.matching.policies import ArgsRule, get_path, is_missing
-from toolscore.matching.trajectory import MatchSpec, TrajectoryMatch, match_calls, pair_calls
+from toolscore.matching.trajectory import (
+    MatchSpec,
+    TrajectoryMatch,
+    batches,
+    match_calls,
+    pair_calls,
+)
 from toolscore.model import ToolCall
 
 __all__ = ["apply_match"]
@@ -46,6 +54,7 @@ def apply_match(
         if spec.mode != "strict"
         else pair_calls(gold, trace, spec, strict=strict)
     )
+    drops_extra = spec.mode in ("superset", "in_order")
     taken_e = {e for e, _ in pairs}
     taken_a = {a for _, a in pairs}
     free_e = [i for i in range(len(gold)) if i not in taken_e]
@@ -72,14 +81,18 @@ def apply_match(
     for j, call in enumerate(trace):
         if j in new_trace:
             continue
-        if spec.mode == "superset" and j not in partner_of_a:
+        if drops_extra and j not in partner_of_a:
             continue
         rule = spec.rule_for(call.tool)
         new_trace[j] = _with_args(call, dict(rule.clean(call.actual_args)))
 
     gold_out = [new_gold[i] for i in sorted(new_gold)]
-    if spec.mode == "strict":
-        order = sorted(new_trace)
+    if spec.mode in ("strict", "in_order"):
+        # Order matters: the actual order is kept, but a batch (one message's parallel calls)
+        # is listed in its expected partners' order, as the verdict paired them.
+        batch = batches(trace) or list(range(len(trace)))
+        partner = {a: e for e, a in verdict.pairs}
+        order = sorted(new_trace, key=lambda j: (batch[j], partner.get(j, len(gold) + j)))
     else:
         end = len(gold)
         order = sorted(new_trace, key=lambda j: (partner_of_a.get(j, end + j), j))
@@ -97,17 +110,13 @@ def _alone(rule: ArgsRule, args: Mapping[str, Any] | None) -> Mapping[str, Any] 
     if args is None or rule.kind == "ignore":
         return None
     if rule.kind == "paths":
-        return _paths(rule, args, None)
+        return _paths(rule, args)
     return dict(rule.clean(args))
 
 
-def _paths(
-    rule: ArgsRule, args: Mapping[str, Any], only: Mapping[str, Any] | None
-) -> dict[str, Any]:
+def _paths(rule: ArgsRule, args: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for path in rule.paths:
-        if only is not None and is_missing(get_path(only, path)):
-            continue
         value = get_path(args, path)
         if not is_missing(value):
             out[".".join(path)] = value
@@ -127,7 +136,7 @@ def _project(
             return None, got
         return dict(rule.clean(want)), dict(rule.clean(got))
     if rule.kind == "paths":
-        return _paths(rule, want, None), _paths(rule, got, want)
+        return _paths(rule, want), _paths(rule, got)
     clean_want, clean_got = rule.clean(want), rule.clean(got)
     if rule.kind == "superset":
         return dict(clean_want), {k: v for k, v in clean_got.items() if k in clean_want}

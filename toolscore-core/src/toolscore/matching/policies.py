@@ -12,8 +12,9 @@ Policies (``args=`` and the values of ``args_overrides``):
 * ``"ignore"`` — arguments are not compared.
 * ``"subset"`` — every actual key is expected, with a matching value (the agent may omit some).
 * ``"superset"`` — every expected key is present with a matching value (extra keys are fine).
-* a list of dotted key paths (``["destination", "dates.start"]``) — only those are compared;
-  a path the expected call does not have is not checked.
+* a list of dotted key paths (``["destination", "dates.start"]``) — exactly those are
+  compared, present or absent: a path both calls lack agrees, a path only one of them has
+  does not.
 * a callable ``(actual_args, expected_args) -> bool`` — decides alone.
 * a mapping ``{"mode": <one of the above>, "ignore": ["request_id", "meta.ts"]}`` — a policy
   plus volatile keys removed from both sides before comparing.
@@ -137,10 +138,12 @@ class ArgsRule:
         if self.kind == "paths":
             for path in self.paths:
                 value = get_path(want, path)
-                if value is _MISSING:
-                    continue
                 seen = get_path(got, path)
                 dotted = ".".join(path)
+                if value is _MISSING:
+                    if seen is _MISSING:
+                        continue
+                    return f"unexpected argument {dotted!r}"
                 if seen is _MISSING:
                     return f"missing argument {dotted!r}"
                 if not values_match(value, seen, strict=strict):
