@@ -21,13 +21,26 @@ __all__ = [
     "MAX_GENERATED_ITEMS",
     "MAX_GENERATED_NODES",
     "MAX_GENERATED_STRING",
+    "MAX_INPUT_DEPTH",
     "MAX_PATTERN_EXPANSION",
+    "MAX_RECORD_BYTES",
     "REGEX_TIMEOUT_SECONDS",
     "SCHEMA_PATTERN_TIMEOUT_SECONDS",
     "GenerationBudget",
     "capped_count",
     "capped_length",
+    "decode_json",
+    "too_deep_at",
 ]
+
+#: Nesting of arrays and objects in anything a user gives us (gold files, traces, dataset
+#: records, snapshots, ``--option`` values). Real files nest a few dozen levels at most;
+#: deeper ends in a clear input error, the same for ``validate`` as for ``eval``, instead of
+#: the interpreter's recursion limit somewhere in the middle of a run.
+MAX_INPUT_DEPTH = 200
+#: Bytes in one dataset record (one JSON Lines line): a larger one is a bad record, never a
+#: gigabyte of memory.
+MAX_RECORD_BYTES = 32 * 1024 * 1024
 
 #: Characters in one generated string (``minLength``, repeats in a ``pattern``).
 MAX_GENERATED_STRING = 10_000
@@ -90,3 +103,46 @@ class GenerationBudget:
             return False
         self.left -= 1
         return True
+
+
+def too_deep_at(value: object, limit: int = MAX_INPUT_DEPTH) -> str | None:
+    """The JSON path of the first array or object nested deeper than ``limit``, else None.
+
+    Iterative, so checking a value never hits the recursion limit itself.
+    """
+    stack: list[tuple[object, str, int]] = [(value, "$", 0)]
+    while stack:
+        node, path, depth = stack.pop()
+        if not isinstance(node, (dict, list)):
+            continue
+        if depth >= limit:
+            return path
+        if depth == _PATH_SHOWN:
+            path += "…"
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        for key, child in items:
+            if depth >= _PATH_SHOWN:
+                step = ""
+            else:
+                step = f"[{key}]" if isinstance(node, list) else f".{key}"
+            stack.append((child, path + step, depth + 1))
+    return None
+
+
+#: Levels of a too-deep value's path spelled out in the error (the rest is "…").
+_PATH_SHOWN = 12
+
+
+def decode_json(text: str | bytes) -> object:
+    """``json.loads`` that refuses, with ``ValueError``, what the other readers cannot hold:
+    nesting deeper than :data:`MAX_INPUT_DEPTH` (``nested deeper than 200 levels at $.a[0]``)."""
+    import json
+
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"nested deeper than {MAX_INPUT_DEPTH} levels") from None
+    where = too_deep_at(value)
+    if where is not None:
+        raise ValueError(f"nested deeper than {MAX_INPUT_DEPTH} levels at {where}")
+    return value

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from toolscore.errors import InputError
 from toolscore.extraction import detect_document_format as detect_trace_format
 from toolscore.extraction import resolve_format
+from toolscore.limits import MAX_INPUT_DEPTH, too_deep_at
 from toolscore.model import ToolCall
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ def _decode_document(text: str, name: str) -> tuple[Any, list[int] | None]:
     if name.lower().endswith(".jsonl"):
         return _decode_lines(text, name)
     try:
-        return json.loads(text), None
+        value = json.loads(text)
     except json.JSONDecodeError as exc:
         if exc.msg == "Extra data":  # several JSON values: JSON Lines without the .jsonl name
             return _decode_lines(text, name)
@@ -110,7 +111,19 @@ def _decode_document(text: str, name: str) -> tuple[Any, list[int] | None]:
             f"invalid JSON: {exc.msg}", source=name, lineno=exc.lineno, colno=exc.colno
         ) from None
     except RecursionError:
-        raise InputError("invalid JSON: nested too deeply", source=name) from None
+        raise InputError(_TOO_DEEP, source=name) from None
+    _check_depth(value, name)
+    return value, None
+
+
+_TOO_DEEP = f"nested deeper than {MAX_INPUT_DEPTH} levels"
+
+
+def _check_depth(value: Any, name: str) -> None:
+    """The same bound for ``validate`` as for ``eval``: what one reads, the other can score."""
+    where = too_deep_at(value)
+    if where is not None:
+        raise InputError(_TOO_DEEP, source=name, path=where)
 
 
 def _decode_lines(text: str, name: str) -> tuple[list[Any], list[int]]:
@@ -121,7 +134,7 @@ def _decode_lines(text: str, name: str) -> tuple[list[Any], list[int]]:
         if not line.strip():
             continue
         try:
-            values.append(json.loads(line))
+            value = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InvalidJSONError(
                 f"invalid JSON on line {number} of a JSON Lines file: {exc.msg}",
@@ -130,9 +143,9 @@ def _decode_lines(text: str, name: str) -> tuple[list[Any], list[int]]:
                 colno=exc.colno,
             ) from None
         except RecursionError:
-            raise InputError(
-                f"invalid JSON on line {number}: nested too deeply", source=f"{name}:{number}"
-            ) from None
+            raise InputError(_TOO_DEEP, source=f"{name}:{number}") from None
+        _check_depth(value, f"{name}:{number}")
+        values.append(value)
         numbers.append(number)
     return values, numbers
 

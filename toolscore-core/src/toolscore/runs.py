@@ -139,11 +139,16 @@ def evaluate_runs(
     :param evaluate_options: passed to :func:`toolscore.evaluate` (``weights``, ``strict``,
         ``match``, ...).
     :raises ValueError: no runs, or ``k`` outside ``1..len(runs)``.
+    :raises TypeError: ``k`` is not an integer (``"2"``), or ``threshold`` not a number.
     """
     from toolscore.evaluation import evaluate
 
     if not runs:
         raise ValueError("evaluate_runs needs at least one run")
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise TypeError(f"k must be a whole number of runs, got {k!r}")
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
+        raise TypeError(f"threshold must be a number between 0.0 and 1.0, got {threshold!r}")
     if not 0.0 <= threshold <= 1.0:
         raise ValueError(f"threshold must be between 0.0 and 1.0, got {threshold}")
     results = tuple(evaluate(expected, run, **evaluate_options) for run in runs)

@@ -336,12 +336,25 @@ def _calls(
 
 
 def _decode(text: str, source: str) -> Any:
+    from toolscore.limits import MAX_INPUT_DEPTH, MAX_RECORD_BYTES, too_deep_at
+
+    if len(text) > MAX_RECORD_BYTES:  # characters: at least that many bytes
+        raise InputError(
+            f"the record is over the {MAX_RECORD_BYTES // (1024 * 1024)} MiB size limit",
+            source=source,
+        )
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"invalid JSON at column {exc.colno}: {exc.msg}", source=source) from None
     except RecursionError:
-        raise InputError("invalid JSON: nested too deeply", source=source) from None
+        value = None
+        where: str | None = "$"
+    else:
+        where = too_deep_at(value)
+    if where is not None:
+        raise InputError(f"nested deeper than {MAX_INPUT_DEPTH} levels", source=source, path=where)
+    return value
 
 
 def _kind(value: Any) -> str:

@@ -137,12 +137,24 @@ def check_weights(ctx: click.Context, weights: tuple[tuple[str, float], ...]) ->
 
 
 def _literal(text: str) -> Any:
-    """A JSON value when ``text`` is one (``3``, ``1.5``, ``true``, ``[1]``), else the text."""
+    """A JSON value when ``text`` is one (``3``, ``1.5``, ``true``, ``[1]``), else the text.
+
+    :raises ValueError: JSON nested deeper than the input bound (``[[[[...``).
+    """
     import json
 
+    from toolscore.limits import decode_json
+
     try:
-        return json.loads(text)
-    except ValueError:
+        json.loads(text) if len(text) < 1000 else None
+    except (ValueError, RecursionError):
+        if not text.lstrip().startswith(("[", "{")):
+            return text
+    try:
+        return decode_json(text)
+    except ValueError as exc:
+        if "nested deeper" in str(exc):
+            raise
         return text
 
 
@@ -160,7 +172,10 @@ class OptionType(click.ParamType):  # type: ignore[type-arg]
         key, sep, raw = str(value).partition("=")
         if not sep or not key.strip():
             self.fail(f"expected KEY=VALUE, got {value!r}", param, ctx)
-        return key.strip(), _literal(raw.strip())
+        try:
+            return key.strip(), _literal(raw.strip())
+        except ValueError as exc:
+            self.fail(f"{key.strip()}: {exc}", param, ctx)
 
 
 #: ``--option KEY=VALUE`` of the commands that evaluate (repeatable).

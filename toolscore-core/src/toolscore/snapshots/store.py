@@ -106,12 +106,23 @@ class SnapshotStore:
 
     @staticmethod
     def _parse(path: Path, text: str, name: str | None) -> Snapshot:
+        from toolscore.limits import MAX_INPUT_DEPTH, too_deep_at
+
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise corrupt_snapshot_error(
                 path, None, f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
             ) from exc
+        except RecursionError:
+            raise corrupt_snapshot_error(
+                path, None, f"nested deeper than {MAX_INPUT_DEPTH} levels"
+            ) from None
+        where = too_deep_at(data)
+        if where is not None:
+            raise corrupt_snapshot_error(
+                path, where, f"nested deeper than {MAX_INPUT_DEPTH} levels"
+            )
         try:
             validate_snapshot_data(data, name)
         except SnapshotPathError as exc:
