@@ -215,11 +215,12 @@ REFERENCE_PUBLIC_TESTS = (
     "test_matchers.py",
     "test_otel.py",
     "test_snapshots.py",
+    "test_trace_fields.py",
 )
 #: Tests in those modules that reach past the public API (deselected: not a behaviour).
 REFERENCE_NOT_PUBLIC = {
     "test_evaluate.py::TestNoneArgsContractEvaluate::test_diff_renders_none_args_as_any_args": (
-        "imports the reference's internal toolscore.adapters.base"
+        "imports the reference's internal toolscore.diff.build_diff_table"
     ),
     "test_snapshots.py::test_store_short_name_path_unchanged_by_truncation": (
         "imports the private helper toolscore.snapshots._sanitize_name"

@@ -54,8 +54,14 @@ def test_the_json_forms_read_into_typed_steps() -> None:
         ({"one_of": [[{"tool": "a"}]]}, r"\$\.calls\[1\]\.one_of: expected at least two"),
         ({"one_of": {"x": [3], "y": []}}, r"\$\.calls\[1\]\.one_of\.x\[0\]: expected a call"),
         ({"any_order": []}, r"\$\.calls\[1\]\.any_order: expected at least one step"),
-        ({"optional": {"tool": "a"}, "any_order": []}, r"\$\.calls\[1\]: expected a call"),
-        ({"optional": {"tool": "a"}, "min": 1}, r"\$\.calls\[1\]: unexpected key 'min'"),
+        (
+            {"optional": {"tool": "a"}, "any_order": []},
+            r'\$\.calls\[1\]: expected one step per object, got "optional", "any_order"',
+        ),
+        (
+            {"optional": {"tool": "a"}, "min": 1},
+            r'\$\.calls\[1\]: unexpected key "min" in a "optional" step; its keys are "optional"',
+        ),
     ],
 )
 def test_a_bad_step_is_one_line_naming_file_and_json_path(

@@ -44,7 +44,16 @@ def test_plain_call_list_needs_no_plugin_manager() -> None:
     plugins.reset_plugin_manager(None)
     calls = extract_calls([{"tool": "a", "args": {"x": 1}, "result": "r", "error": "boom"}])
     assert plugins._DEFAULT is None  # nothing was built, no entry point scanned
-    assert calls == [ToolCall(tool="a", args={"x": 1}, result="r", error="boom", is_error=True)]
+    assert calls == [
+        ToolCall(
+            tool="a",
+            args={"x": 1},
+            result="r",
+            error="boom",
+            is_error=True,
+            metadata={"error": "boom"},
+        )
+    ]
     assert extract_calls([]) == []
     assert plugins._DEFAULT is None
 

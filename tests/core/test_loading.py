@@ -156,7 +156,7 @@ def test_gold_wrong_document_shape_keeps_reference_text(
         ([{"tool": "a"}, {"args": {}}], "$[1].tool", "expected a non-empty tool name, got nothing"),
         ([{"tool": ""}], "$[0].tool", "expected a non-empty tool name, got an empty string"),
         ([{"tool": 3}], "$[0].tool", "expected a non-empty tool name, got integer"),
-        ([{"tool": "a"}, "b"], "$[1]", "expected a tool call object, got string"),
+        ([{"tool": "a"}, "b"], "$[1]", "expected a call or step object, got a string"),
         (
             {"calls": [{"tool": "a"}, {"tool": "b", "args": [1]}]},
             "$.calls[1].args",
@@ -215,7 +215,7 @@ def test_canonical_trace_keeps_every_call_field(
     assert (call.duration, call.cost, call.id) == (0.2, 0.001, "c1")
     assert call.is_error
     assert call.error == "boom"
-    assert call.metadata == {"model": "m"}
+    assert call.metadata == {"model": "m", "id": "c1", "error": "boom"}
 
 
 def test_canonical_trace_error_names_file_and_path(

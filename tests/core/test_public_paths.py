@@ -63,6 +63,7 @@ DOCUMENTED: dict[str, tuple[str, ...]] = {
         "matcher_to_json",
     ),
     "toolscore.alignment": ("Alignment", "align"),
+    "toolscore.adapters.base": ("ToolCall",),
     "toolscore.integrations": ("auto_extract", "extract_calls", "from_openai"),
     # the matching package
     "toolscore.matching": (

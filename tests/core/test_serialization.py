@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import attrs
 import cattrs
 import pytest
 from jsonschema import Draft202012Validator
@@ -31,7 +32,13 @@ CALL = ToolCall(
 def test_toolcall_round_trips_through_json() -> None:
     converter = make_converter()
     text = converter.dumps([CALL, ToolCall(tool="ping")])
-    assert converter.loads(text, list[ToolCall]) == [CALL, ToolCall(tool="ping")]
+    loaded = converter.loads(text, list[ToolCall])
+    # the call's id and error message are also kept in its metadata, never written twice
+    assert loaded == [
+        attrs.evolve(CALL, metadata={**CALL.metadata, "id": CALL.id, "error": CALL.error}),
+        ToolCall(tool="ping"),
+    ]
+    assert converter.dumps(loaded) == text
     assert converter.unstructure(ToolCall(tool="ping", args={})) == {"tool": "ping", "args": {}}
 
 

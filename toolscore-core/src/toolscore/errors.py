@@ -26,6 +26,14 @@ class InputError(ToolscoreError, ValueError):
         super().__init__(": ".join([*parts, message]))
 
 
+class GoldFileError(InputError):
+    """A gold file (or the expected calls given to ``evaluate()``) is not valid: an unknown
+    ``$`` matcher, an unknown step key, a bad ``repeat`` bound, a call without ``tool``, ...
+
+    ``str(error)`` is one line: ``gold.json: $[1].max: expected an integer >= 1, got 0``.
+    """
+
+
 class OutputError(ToolscoreError, OSError):
     """An output file could not be written: ``cannot write <path>: <reason>``."""
 

@@ -69,6 +69,8 @@ def calls_to_dicts(calls: list[ToolCall]) -> list[dict[str, Any]]:
     """The public shape of extracted calls: ``tool``, ``args``, ``result``, ``is_error``,
     ``error`` and ``id`` always (``None`` when unknown, so callers can read every key), plus
     ``duration``, ``cost``, ``timestamp`` and ``metadata`` when known."""
+    from toolscore.model import own_metadata
+
     out = []
     for call in calls:
         record: dict[str, Any] = {
@@ -83,8 +85,9 @@ def calls_to_dicts(calls: list[ToolCall]) -> list[dict[str, Any]]:
             if value is not None:
                 record[key] = value
         record["id"] = call.id
-        if call.metadata:
-            record["metadata"] = dict(call.metadata)
+        metadata = own_metadata(call)
+        if metadata:
+            record["metadata"] = metadata
         out.append(record)
     return out
 

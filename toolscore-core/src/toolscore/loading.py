@@ -16,7 +16,7 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolscore.errors import InputError
+from toolscore.errors import GoldFileError, InputError
 from toolscore.extraction import detect_document_format as detect_trace_format
 from toolscore.extraction import resolve_format
 from toolscore.limits import MAX_INPUT_DEPTH, too_deep_at
@@ -159,7 +159,8 @@ def _on_line(
     if lines is None or match is None or int(match.group(1)) >= len(lines):
         return error
     line = lines[int(match.group(1))]
-    return InputError(error.detail, source=f"{name}:{line}", path=path)
+    kind = GoldFileError if isinstance(error, GoldFileError) else InputError
+    return kind(error.detail, source=f"{name}:{line}", path=path)
 
 
 def _may_hold_operators(text: str) -> bool:
@@ -184,7 +185,9 @@ def load_gold_standard(
     every other key land in the call's ``metadata``.
 
     :raises FileNotFoundError: ``Gold standard file not found: <path>`` (an InputError too).
-    :raises InputError: invalid JSON, or a document or item of the wrong shape.
+    :raises InputError: invalid JSON.
+    :raises toolscore.errors.GoldFileError: a document or item of the wrong shape, an unknown
+        ``$`` matcher or a bad operand (docs/core.md lists the rules).
     """
     name = str(path)
     text = _read_text(path, "Gold standard file")
@@ -200,73 +203,74 @@ def gold_calls_from_document(
 ) -> list[ToolCall]:
     """The calls of a parsed gold document ``data`` (read from ``text``, named ``name``).
 
-    :raises InputError: a document or item of the wrong shape (no line numbers added).
+    :raises toolscore.errors.GoldFileError: a document or item of the wrong shape, an unknown
+        ``$`` matcher or a bad operand (no line numbers added).
     """
     if not isinstance(data, list) and not (
         isinstance(data, Mapping) and isinstance(data.get("calls"), list)
     ):
-        raise InputError(
+        raise GoldFileError(
             'Gold standard must be a JSON array of tool calls (or an object with a "calls" array)',
             source=name,
             path="$" if not isinstance(data, Mapping) else "$.calls",
         )
-    from toolscore.serialization import validate_document
-
-    validate_document(data, "gold", source=name)
     items: list[Mapping[str, Any]] = data if isinstance(data, list) else data["calls"]
     prefix = "$" if isinstance(data, list) else "$.calls"
-    _no_steps(items, name, prefix)
-    registry = plugin_manager.get_matchers() if plugin_manager is not None else None
+    _only_calls(items, name, prefix)
+    from toolscore.serialization import validate_document
+
+    try:
+        validate_document(data, "gold", source=name)
+    except GoldFileError:
+        raise
+    except InputError as exc:
+        raise GoldFileError(exc.detail, source=exc.source, path=exc.path) from None
     operators = _may_hold_operators(text)
     return [
-        _gold_call(item, registry, operators, source=name, path=f"{prefix}[{index}]")
+        _gold_call(item, plugin_manager, operators, source=name, path=f"{prefix}[{index}]")
         for index, item in enumerate(items)
     ]
 
 
-def _no_steps(items: list[Mapping[str, Any]], name: str, prefix: str) -> None:
-    """Refuse the steps the gold schema allows but a flat call list cannot hold.
+def _only_calls(items: list[Any], name: str, prefix: str) -> None:
+    """Refuse every item that is not a call, with the mistake named (:mod:`toolscore.gold_rules`).
 
-    ``optional``/``repeat``/``any_order``/``one_of`` stand for several possible call lists,
-    so they are scored by ``evaluate_trace()`` (which picks the best one), never read here.
+    A step (``optional``/``repeat``/``any_order``/``one_of``) stands for several possible
+    call lists, so it is scored by ``evaluate_trace()`` (which picks the best one), never
+    read here.
     """
     from toolscore.expectations.parse import STRUCTURE_KEYS
+    from toolscore.gold_rules import item_error
 
     for index, item in enumerate(items):
-        if "tool" not in item and STRUCTURE_KEYS & set(item):
-            raise InputError(
+        if isinstance(item, Mapping) and "tool" in item:
+            continue
+        path = f"{prefix}[{index}]"
+        if isinstance(item, Mapping) and len(STRUCTURE_KEYS & set(item)) == 1:
+            raise GoldFileError(
                 "a gold step (optional, repeat, any_order, one_of) is not a single call; "
                 "evaluate_trace() or toolscore eval scores it",
                 source=name,
-                path=f"{prefix}[{index}]",
+                path=path,
             )
-
-
-def _gold_args(
-    raw_args: Mapping[str, Any], registry: Any, *, source: str, path: str
-) -> dict[str, Any]:
-    """Argument values with their JSON matcher forms turned into matchers."""
-    from toolscore.matching.matchers import matcher_from_json
-    from toolscore.serialization import json_path
-
-    args: dict[str, Any] = {}
-    for key, value in raw_args.items():
-        try:
-            args[key] = matcher_from_json(value, registry=registry)
-        except (ValueError, TypeError, re.error) as exc:
-            where = path + json_path([key])[1:]
-            raise InputError(f"invalid matcher: {exc}", source=source, path=where) from None
-    return args
+        raise item_error(item, source=name, path=path)
 
 
 def _gold_call(
-    item: Mapping[str, Any], registry: Any, operators: bool, *, source: str, path: str
+    item: Mapping[str, Any],
+    plugin_manager: ToolscorePluginManager | None,
+    operators: bool,
+    *,
+    source: str,
+    path: str,
 ) -> ToolCall:
     raw_args = item.get("args")
     if raw_args is None:
         args = None
     elif operators:
-        args = _gold_args(raw_args, registry, source=source, path=f"{path}.args")
+        from toolscore.gold_rules import read_arg_forms
+
+        args = read_arg_forms(raw_args, plugin_manager, source=source, path=f"{path}.args")
     else:
         args = dict(raw_args)
     nested = item.get("metadata")

@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-__all__ = ["ToolCall", "call_from_dict", "calls_from_dicts"]
+__all__ = ["ToolCall", "call_from_dict", "calls_from_dicts", "own_metadata"]
 
 
 def _empty_metadata() -> dict[str, Any]:
@@ -33,7 +33,8 @@ class ToolCall:
     result: Any = None
     #: The error message, when the call failed with one.
     error: str | None = None
-    #: Whether the call failed. A non-empty ``error`` always sets it.
+    #: Whether the call failed. A non-empty ``error`` always sets it, and so does a failure
+    #: recorded in ``metadata`` (``"is_error": true`` or an ``"error"`` message).
     is_error: bool = False
     #: Wall time in seconds.
     duration: float | None = None
@@ -49,6 +50,8 @@ class ToolCall:
     def __attrs_post_init__(self) -> None:
         if not self.tool:
             raise ValueError("Tool name cannot be empty")
+        if not self.is_error and (self.error or _failed_in(self.metadata)):
+            _set_is_error(self, True)
 
     @classmethod
     def from_fields(
@@ -91,7 +94,11 @@ class ToolCall:
         return self.args if self.args is not None else {}
 
     def to_dict(self) -> dict[str, Any]:
-        """The plain-dict form: ``tool`` and ``args`` always, other fields when set."""
+        """The plain-dict form: ``tool`` and ``args`` always, other fields when set.
+
+        ``metadata`` leaves out the ``id`` and ``error`` copies of the fields of the same name
+        (:func:`own_metadata`); :func:`call_from_dict` puts them back.
+        """
         out: dict[str, Any] = {"tool": self.tool, "args": self.args}
         for key in ("result", "error", "duration", "cost", "timestamp", "id"):
             value = getattr(self, key)
@@ -99,9 +106,34 @@ class ToolCall:
                 out[key] = value
         if self.is_error:
             out["is_error"] = True
-        if self.metadata:
-            out["metadata"] = dict(self.metadata)
+        metadata = own_metadata(self)
+        if metadata:
+            out["metadata"] = metadata
         return out
+
+
+def _failed_in(metadata: Mapping[str, Any]) -> bool:
+    """Whether ``metadata`` records a failure: ``"is_error": true`` or an ``"error"`` message."""
+    if not metadata:
+        return False
+    error = metadata.get("error")
+    return metadata.get("is_error") is True or (bool(error) and not isinstance(error, bool))
+
+
+def own_metadata(call: ToolCall) -> dict[str, Any]:
+    """``call.metadata`` without the copies of its fields: ``metadata["id"]`` equal to
+    ``call.id`` and ``metadata["error"]`` equal to ``call.error``.
+
+    Why: :func:`call_from_dict` keeps a call's ``id`` and error message in its metadata too
+    (code written for earlier versions reads them there), and written files (``to_dict()``,
+    the JSON report) must not hold each of them twice.
+    """
+    metadata = dict(call.metadata)
+    if "id" in metadata and call.id is not None and metadata["id"] == call.id:
+        del metadata["id"]
+    if "error" in metadata and call.error is not None and metadata["error"] == call.error:
+        del metadata["error"]
+    return metadata
 
 
 # The slot descriptors of ToolCall's fields: ``from_fields`` writes through them directly (the
@@ -128,7 +160,9 @@ def call_from_dict(item: Any, index: int = 0) -> ToolCall:
     ``error`` becomes the message (``str()`` of it) and marks the call failed; a bool
     ``is_error`` then overrides the flag, but a non-empty message always wins. ``error`` and
     ``is_error`` inside ``metadata`` count too (producers record failures there too); the
-    top-level keys take precedence over them.
+    top-level keys take precedence over them. The call's ``id`` and error message are also
+    kept in its metadata (``metadata["id"]``, unless the metadata has its own, and
+    ``metadata["error"]``), where code written for earlier versions reads them.
     """
     # Plain dicts skip the (slow) abstract-class check; evaluate() converts every call.
     if type(item) is not dict and not isinstance(item, Mapping):
@@ -161,6 +195,12 @@ def call_from_dict(item: Any, index: int = 0) -> ToolCall:
         message = error_value if isinstance(error_value, str) else str(error_value)
     flag = flag_value is True or bool(error_value)
     call_id = get("id")
+    if call_id is not None:
+        call_id = call_id if type(call_id) is str else str(call_id)
+        if "id" not in metadata:
+            metadata["id"] = call_id
+    if message is not None:
+        metadata["error"] = message
     return ToolCall.from_fields(
         tool if type(tool) is str else str(tool),
         get("args"),
@@ -170,7 +210,7 @@ def call_from_dict(item: Any, index: int = 0) -> ToolCall:
         get("duration"),
         get("cost"),
         get("timestamp"),
-        None if call_id is None else str(call_id),
+        call_id,
         metadata,
     )
 

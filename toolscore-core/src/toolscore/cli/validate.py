@@ -59,9 +59,15 @@ def _cut(text: str) -> str:
     callback=check_format,
     help="Trace format.",
 )
+@click.option(
+    "--gold",
+    "as_gold",
+    is_flag=True,
+    help="Check the file as a gold file, even if it also reads as a trace.",
+)
 @click.pass_context
-def command(ctx: click.Context, trace_file: Path, trace_format: str) -> None:
-    """Validate a trace file, or a gold file with steps or turns.
+def command(ctx: click.Context, trace_file: Path, trace_format: str, as_gold: bool) -> None:
+    """Validate a trace file or a gold file.
 
     Reads TRACE_FILE (JSON, or JSON Lines: one JSON value per line) as --format, or as the
     format detected, and prints the number of tool calls. Exit code 0 when it reads (a
@@ -70,9 +76,12 @@ def command(ctx: click.Context, trace_file: Path, trace_format: str) -> None:
     $.messages[3].content[1].name), or a forced --format that reads no calls from a file that
     another format reads calls from.
 
-    A gold file that has "turns", or whose calls hold optional, repeat, any_order or one_of
-    steps, is checked as a gold file instead (each mistake named by its JSON path, e.g.
-    $.calls[1].max) and its turns and steps are counted.
+    A gold file is checked as one (or any file, with --gold): an object with "turns" or
+    "match"; calls holding optional, repeat, any_order or one_of steps, "$" matchers
+    ({"$regex": ...}) or gold keys (side_effects, description, schema) and no trace keys
+    (result, error, duration, ...); or an item without "tool" whose key is a misspelt step.
+    Each mistake is one line with its JSON path (an unknown "$" matcher or step key names
+    the closest valid one); a valid file's turns, steps or calls and its matchers are counted.
     """
     from rich.panel import Panel
     from rich.text import Text
@@ -88,9 +97,7 @@ def command(ctx: click.Context, trace_file: Path, trace_format: str) -> None:
         data, item_lines = read_document(trace_file, what="Trace file")  # parsed once, held once
     except Exception as exc:
         fail(printable(f"Invalid trace file: {exc}"), ExitCode.ERROR)
-    from toolscore.expectations.document import is_step_gold
-
-    if trace_format == "auto" and item_lines is None and is_step_gold(data):
+    if as_gold or (trace_format == "auto" and item_lines is None and _looks_like_gold(data)):
         _validate_gold(data, trace_file, pm)
         return
     try:
@@ -124,25 +131,93 @@ def command(ctx: click.Context, trace_file: Path, trace_format: str) -> None:
         console.print(printable(shown(line, one_line=True)), style="yellow", markup=False)
 
 
+#: Keys only a recorded call has: a file whose calls hold one is a trace.
+_TRACE_KEYS = frozenset({"result", "error", "is_error", "duration", "cost", "timestamp", "id"})
+#: Keys only an expected call has.
+_GOLD_KEYS = frozenset({"side_effects", "description", "schema"})
+
+
+def _looks_like_gold(data: Any) -> bool:
+    """Whether ``data`` is a gold file rather than a trace (a flat call list is both)."""
+    from collections.abc import Mapping
+
+    from toolscore.expectations.document import is_step_gold
+    from toolscore.gold_rules import STEP_KEYS, did_you_mean
+    from toolscore.matching._expected import has_json_form
+
+    if is_step_gold(data):
+        return True
+    if isinstance(data, Mapping):
+        if "match" in data:
+            return True
+        data = data.get("calls")
+    if not isinstance(data, list):
+        return False
+    items = [item for item in data if isinstance(item, Mapping)]
+    for item in items:
+        if "tool" not in item and any(did_you_mean(str(key), STEP_KEYS) for key in item):
+            return True
+    if any(_TRACE_KEYS & set(item) for item in items):
+        return False
+    return any(
+        _GOLD_KEYS & set(item)
+        or (isinstance(item.get("args"), dict) and has_json_form(item["args"]))
+        for item in items
+    )
+
+
+def _read_gold(data: object, gold_file: Path, pm: Any) -> tuple[list[str], dict[str, int]]:
+    """Read ``data`` as ``toolscore eval`` reads a gold file; what it holds, as lines.
+
+    :raises toolscore.errors.GoldFileError: the first mistake, with its JSON path.
+    """
+    from collections.abc import Mapping
+
+    from toolscore.expectations.document import is_step_gold, parse_gold_document
+    from toolscore.gold_rules import forms_used
+    from toolscore.loading import gold_calls_from_document
+    from toolscore.matching._gold import match_from_document
+
+    source = str(gold_file)
+    lines: list[str] = []
+    if is_step_gold(data):
+        document = parse_gold_document(data, source=source, plugin_manager=pm)
+        if document.turns:
+            lines.append(f"Turns: {len(document.parts)}")
+        steps = [len(part.steps) for part in document.parts]
+        lines.append(f"Steps: {' + '.join(map(str, steps)) if steps else 0}")
+    else:
+        import json
+
+        text = json.dumps(data, ensure_ascii=False)
+        calls = gold_calls_from_document(data, text, source, pm)
+        lines.append(f"Calls: {len(calls)}")
+    spec = match_from_document(data, where=source)
+    if spec is not None:
+        lines.append(f"Match: {spec.mode} (arguments: {spec.args.kind})")
+    if isinstance(data, Mapping) and "tools" in data:
+        lines.append("Tools: given")
+    return lines, forms_used(data)
+
+
 def _validate_gold(data: object, gold_file: Path, pm: Any) -> None:
-    """Check a gold file with steps or turns by the parser that scores it; print its shape."""
+    """Check a gold file by the readers that score it; print its shape and matchers."""
     from rich.panel import Panel
     from rich.text import Text
 
     from toolscore.cli.output import stdout_console
-    from toolscore.expectations.document import parse_gold_document
     from toolscore.terminal_text import shown
 
     try:
-        document = parse_gold_document(data, source=str(gold_file), plugin_manager=pm)
+        lines, forms = _read_gold(data, gold_file, pm)
     except Exception as exc:
         fail(printable(f"Invalid gold file: {exc}"), ExitCode.ERROR)
+    used = ", ".join(f"{name} ({count})" for name, count in sorted(forms.items()))
+    lines.append(f"Matchers: {used or 'none'}")
     console = stdout_console()
     body = Text()
     body.append("OK", style="bold green")
     body.append(printable(f" Valid gold file: {shown(gold_file, one_line=True)}"))
     console.print(Panel(body, border_style="green", expand=False))
-    if document.turns:
-        console.print(f"Turns: {len(document.parts)}", markup=False)
-    steps = [len(part.steps) for part in document.parts]
-    console.print(f"Steps: {' + '.join(map(str, steps)) if steps else 0}", markup=False)
+    for line in lines:
+        console.print(printable(shown(line, one_line=True)), markup=False)

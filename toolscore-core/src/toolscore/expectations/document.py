@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from toolscore.errors import InputError
+from toolscore.errors import GoldFileError
 from toolscore.expectations.parse import is_structured, parse_steps
 from toolscore.expectations.scoring import GoldSteps
 
@@ -47,28 +47,28 @@ def parse_gold_document(
     """Read a decoded gold document: a call array, ``{"calls": [...]}`` or
     ``{"turns": [[...], ...]}``, each list holding calls or steps.
 
-    :raises toolscore.errors.InputError: ``<source>: <json path>: <what was expected>``.
+    :raises toolscore.errors.GoldFileError: ``<source>: <json path>: <what was expected>``.
     """
     if isinstance(data, Mapping) and "turns" in data:
         if "calls" in data:
-            raise InputError(
+            raise GoldFileError(
                 'expected either "calls" or "turns", not both', source=source, path="$.calls"
             )
         turns = data["turns"]
         if not isinstance(turns, list):
-            raise InputError("expected an array of turns", source=source, path="$.turns")
+            raise GoldFileError("expected an array of turns", source=source, path="$.turns")
         parts = []
         for index, turn in enumerate(turns):
             path = f"$.turns[{index}]"
             if not isinstance(turn, list):
-                raise InputError("expected an array of calls", source=source, path=path)
+                raise GoldFileError("expected an array of calls", source=source, path=path)
             steps = parse_steps(turn, plugin_manager=plugin_manager, source=source, path=path)
             parts.append(GoldSteps(steps, path))
         return GoldDocument(tuple(parts), turns=True)
     if isinstance(data, Mapping):
         items, path = data.get("calls"), "$.calls"
         if items is None:
-            raise InputError(
+            raise GoldFileError(
                 'expected a "calls" or "turns" array, got nothing', source=source, path=path
             )
     else:

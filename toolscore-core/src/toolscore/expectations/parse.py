@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolscore.errors import InputError
+from toolscore.errors import GoldFileError
 from toolscore.expectations.model import AnyOrder, OneOf, OptionalStep, Repeat, Step
 
 __all__ = ["STRUCTURE_KEYS", "is_structured", "parse_steps"]
@@ -28,10 +28,10 @@ def parse_steps(
 ) -> tuple[Step, ...]:
     """The steps of a gold list; calls get their ``$`` matcher forms read.
 
-    :raises toolscore.errors.InputError: ``<source>: <json path>: <what was expected>``.
+    :raises toolscore.errors.GoldFileError: ``<source>: <json path>: <what was expected>``.
     """
     if not isinstance(items, list):
-        raise InputError(
+        raise GoldFileError(
             f"expected an array of steps, got {_kind(items)}", source=source, path=path
         )
     return tuple(
@@ -48,25 +48,23 @@ def _kind(value: Any) -> str:
 
 def _step(item: Any, pm: Any, source: str | None, path: str) -> Step:
     if not isinstance(item, Mapping):
-        raise InputError(
+        raise GoldFileError(
             f"expected a call or step object, got {_kind(item)}", source=source, path=path
         )
     if "tool" in item:
         return _call(item, pm, source, path)
     keys = STRUCTURE_KEYS & set(item)
     if len(keys) != 1:
-        raise InputError(
-            'expected a call ("tool") or one of "optional", "repeat", "any_order", "one_of"',
-            source=source,
-            path=path,
-        )
+        from toolscore.gold_rules import item_error
+
+        raise item_error(item, source=source, path=path)
     (key,) = keys
     allowed = {"repeat": {"repeat", "min", "max"}}.get(key, {key})
-    unknown = sorted(set(item) - allowed)
+    unknown = [k for k in item if k not in allowed]
     if unknown:
-        raise InputError(
-            f"unexpected key {unknown[0]!r} in a {key!r} step", source=source, path=path
-        )
+        from toolscore.gold_rules import step_key_error
+
+        raise step_key_error(str(unknown[0]), key, allowed, source=source, path=path)
     value = item[key]
     if key == "optional":
         return OptionalStep(_step(value, pm, source, f"{path}.optional"))
@@ -75,22 +73,34 @@ def _step(item: Any, pm: Any, source: str | None, path: str) -> Step:
     if key == "any_order":
         steps = parse_steps(value, plugin_manager=pm, source=source, path=f"{path}.any_order")
         if not steps:
-            raise InputError("expected at least one step", source=source, path=f"{path}.any_order")
+            raise GoldFileError(
+                "expected at least one step", source=source, path=f"{path}.any_order"
+            )
         return AnyOrder(steps)
     return _one_of(value, pm, source, f"{path}.one_of")
+
+
+def _json(value: Any) -> str:
+    """``value`` as JSON writes it (``"x"``, ``null``, ``1.5``), for messages about a file."""
+    import json
+
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 def _repeat(item: Mapping[str, Any], pm: Any, source: str | None, path: str) -> Repeat:
     low, high = item.get("min", 1), item.get("max")
     if isinstance(low, bool) or not isinstance(low, int) or low < 0:
-        raise InputError(
-            f"expected an integer >= 0, got {low!r}", source=source, path=f"{path}.min"
+        raise GoldFileError(
+            f"expected an integer >= 0, got {_json(low)}", source=source, path=f"{path}.min"
         )
     if high is not None and (
         isinstance(high, bool) or not isinstance(high, int) or high < max(low, 1)
     ):
-        raise InputError(
-            f"expected an integer >= min ({low}) and >= 1, or null, got {high!r}",
+        raise GoldFileError(
+            f"expected an integer >= min ({low}) and >= 1, or null, got {_json(high)}",
             source=source,
             path=f"{path}.max",
         )
@@ -104,13 +114,13 @@ def _one_of(value: Any, pm: Any, source: str | None, path: str) -> OneOf:
     elif isinstance(value, list):
         named = [(str(i + 1), alt, f"{path}[{i}]") for i, alt in enumerate(value)]
     else:
-        raise InputError(
+        raise GoldFileError(
             f"expected an array or object of alternatives, got {_kind(value)}",
             source=source,
             path=path,
         )
     if len(named) < 2:
-        raise InputError("expected at least two alternatives", source=source, path=path)
+        raise GoldFileError("expected at least two alternatives", source=source, path=path)
     alternatives = tuple(
         parse_steps(alt, plugin_manager=pm, source=source, path=where) for _, alt, where in named
     )
@@ -118,24 +128,28 @@ def _one_of(value: Any, pm: Any, source: str | None, path: str) -> OneOf:
 
 
 def _call(item: Mapping[str, Any], pm: Any, source: str | None, path: str) -> Step:
-    from toolscore.matching._expected import expected_calls
+    from toolscore.matching._expected import has_json_form
+    from toolscore.model import call_from_dict
 
     tool = item.get("tool")
     if not isinstance(tool, str) or not tool:
-        raise InputError(
+        raise GoldFileError(
             f"expected a non-empty tool name, got {_kind(tool)}", source=source, path=f"{path}.tool"
         )
     args = item.get("args")
     if args is not None and not isinstance(args, Mapping):
-        raise InputError(
+        raise GoldFileError(
             f"expected an object or null, got {_kind(args)}", source=source, path=f"{path}.args"
         )
+    if args is not None and has_json_form(args):
+        from toolscore.gold_rules import read_arg_forms
+
+        args = read_arg_forms(args, pm, source=source, path=f"{path}.args")
     gold = {"tool": tool, "args": args, "metadata": _metadata(item)}
     try:
-        (call,) = expected_calls([gold], pm)
+        return call_from_dict(gold)
     except (TypeError, ValueError) as exc:
-        raise InputError(f"invalid call: {exc}", source=source, path=path) from None
-    return call
+        raise GoldFileError(f"invalid call: {exc}", source=source, path=path) from None
 
 
 def _metadata(item: Mapping[str, Any]) -> dict[str, Any]:

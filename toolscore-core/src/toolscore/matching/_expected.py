@@ -31,24 +31,39 @@ def has_json_form(value: Any) -> bool:
     return False
 
 
-def convert_json_forms(args: Mapping[str, Any], plugin_manager: Any = None) -> dict[str, Any]:
-    """``args`` with every ``$`` form turned into its matcher (``$literal`` unwrapped)."""
-    from toolscore.matching.matchers import matcher_from_json
+def convert_json_forms(
+    args: Mapping[str, Any], plugin_manager: Any = None, *, path: str = "$.args"
+) -> dict[str, Any]:
+    """``args`` with every ``$`` form turned into its matcher (``$literal`` unwrapped).
 
-    registry = plugin_manager
-    if registry is None:
-        from toolscore.plugins import get_plugin_manager
+    :raises toolscore.errors.GoldFileError: an unknown ``$`` form or a bad operand
+        (:func:`toolscore.gold_rules.read_arg_forms`).
+    """
+    from toolscore.gold_rules import read_arg_forms
 
-        registry = get_plugin_manager()
-    return {key: matcher_from_json(value, registry=registry) for key, value in args.items()}
+    return read_arg_forms(args, plugin_manager, source=None, path=path)
 
 
 def expected_calls(expected: Sequence[Any], plugin_manager: Any = None) -> list[ToolCall]:
-    """:func:`~toolscore.model.calls_from_dicts` for expected calls, ``$`` forms converted."""
+    """:func:`~toolscore.model.calls_from_dicts` for expected calls, ``$`` forms converted.
+
+    :raises toolscore.errors.GoldFileError: an item that is not a call (named by its JSON
+        path, ``$[1]``), or an unknown or malformed ``$`` form.
+    """
     items: list[Any] = list(expected)
     for index, item in enumerate(items):
         if isinstance(item, dict):
             args = item.get("args")
             if isinstance(args, dict) and has_json_form(args):
-                items[index] = {**item, "args": convert_json_forms(args, plugin_manager)}
-    return calls_from_dicts(items)
+                path = f"$[{index}].args"
+                items[index] = {**item, "args": convert_json_forms(args, plugin_manager, path=path)}
+    try:
+        return calls_from_dicts(items)
+    except ValueError as exc:
+        error = exc
+    from toolscore.gold_rules import item_error
+
+    for index, item in enumerate(items):
+        if not isinstance(item, ToolCall) and not (isinstance(item, Mapping) and item.get("tool")):
+            raise item_error(item, source=None, path=f"$[{index}]", index=index) from None
+    raise error

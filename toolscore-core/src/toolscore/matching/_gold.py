@@ -22,14 +22,17 @@ __all__ = ["load_match", "match_from_document"]
 def match_from_document(data: Any, *, where: str = "gold") -> MatchSpec | None:
     """The spec in a parsed gold document, or ``None`` when it has none.
 
-    :raises ValueError: a malformed ``match`` object, named as ``<where>: $.match: ...``.
+    :raises toolscore.errors.GoldFileError: a malformed ``match`` object, named as
+        ``<where>: $.match: ...`` (a ``ValueError`` too).
     """
     if not isinstance(data, dict) or data.get("match") is None:
         return None
     try:
         return MatchSpec.coerce(data["match"])
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{where}: $.match: {exc}") from None
+        from toolscore.errors import GoldFileError
+
+        raise GoldFileError(str(exc), source=where, path="$.match") from None
 
 
 def load_match(path: str | Path) -> MatchSpec | None:

@@ -31,6 +31,7 @@ __all__ = [
     "Regex",
     "SearchRegex",
     "builtin_json_forms",
+    "json_forms",
     "matcher_from_json",
     "matcher_to_json",
 ]
@@ -321,6 +322,12 @@ _BUILTIN_FORMS: dict[str, Callable[[Any], Matcher]] = {
 def builtin_json_forms() -> dict[str, Callable[[Any], Matcher]]:
     """The built-in ``$`` forms and their builders (used by the matcher plugin module)."""
     return dict(_BUILTIN_FORMS)
+
+
+def json_forms(registry: Any = None) -> Mapping[str, Callable[[Any], Any]]:
+    """Every ``$`` form a registry reads and its builder: the built-in ones, plus the forms
+    registered in ``registry`` (a plugin manager, its matcher registry or a mapping)."""
+    return _forms_from(registry)
 
 
 def _forms_from(registry: Any) -> Mapping[str, Callable[[Any], Any]]:

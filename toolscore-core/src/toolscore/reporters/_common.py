@@ -153,6 +153,8 @@ def summary(result: EvaluationResult) -> dict[str, Any]:
 
 def call_record(call: ToolCall) -> dict[str, Any]:
     """One call as the JSON report lists it: the base keys, then error details."""
+    from toolscore.model import own_metadata
+
     record: dict[str, Any] = {
         "tool": call.tool,
         "args": None if call.args is None else dict(call.args),
@@ -160,7 +162,7 @@ def call_record(call: ToolCall) -> dict[str, Any]:
         "timestamp": call.timestamp,
         "duration": call.duration,
         "cost": call.cost,
-        "metadata": dict(call.metadata),
+        "metadata": own_metadata(call),
     }
     if call.is_error:
         record["is_error"] = True

@@ -1,0 +1,1 @@
+"""Compatibility path ``toolscore.adapters``: the call model lives in :mod:`toolscore.model`."""
