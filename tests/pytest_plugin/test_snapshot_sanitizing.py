@@ -7,11 +7,13 @@ characters shown as escapes and rich markup kept as text.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from toolscore.snapshots import Snapshot, SnapshotStore
 from toolscore_pytest.unused import report_lines
 
@@ -81,3 +83,29 @@ def test_approve_prints_the_name_escaped(tmp_path: Path) -> None:
 def test_unused_snapshot_lines_are_escape_free(tmp_path: Path) -> None:
     lines = report_lines([(tmp_path / "x.json", NAME)], "warn", tmp_path)
     assert_safe("\n".join(lines))
+
+
+def test_the_assertion_table_shows_a_hostile_tool_name_escaped(pytester: pytest.Pytester) -> None:
+    """The drift table of a failing snapshot prints tool names and argument keys from the data
+    with their control characters shown, never obeyed."""
+    pytester.makepyfile(
+        test_hostile="""
+import json
+from pathlib import Path
+
+import pytest
+
+def test_calls(toolscore_snapshot):
+    toolscore_snapshot(json.loads(Path(__file__).with_name("agent.json").read_text()))
+"""
+    )
+    first = [{"tool": "wipe\x1b[2J\x1b]8;;http://x\x07", "args": {"k\x1b[31m": 1}}]
+    (pytester.path / "agent.json").write_text(json.dumps(first), encoding="utf-8")
+    pytester.runpytest("--toolscore-update")
+    (pytester.path / "agent.json").write_text(json.dumps([{"tool": "b", "args": {}}]))
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    text = result.stdout.str()
+    assert "\x1b[2J" not in text
+    assert "\x07" not in text
+    assert "wipe\\x1b[2J" in text

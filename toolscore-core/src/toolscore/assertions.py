@@ -96,6 +96,7 @@ def _table(rows: Sequence[DiffRow]) -> Table:
     from rich.text import Text
 
     from toolscore.diff import format_call
+    from toolscore.terminal_text import shown
 
     table = Table(
         title="Expected vs Actual Tool Calls",
@@ -111,15 +112,21 @@ def _table(rows: Sequence[DiffRow]) -> Table:
     for row in rows:
         style = _ROW_STYLE[row.status]
         expected = (
-            Text(format_call(row.expected)) if row.expected else Text("— EXTRA —", style="red")
+            Text(shown(format_call(row.expected), one_line=True))
+            if row.expected
+            else Text("— EXTRA —", style="red")
         )
-        actual = Text(format_call(row.actual)) if row.actual else Text("— MISSING —", style="red")
+        actual = (
+            Text(shown(format_call(row.actual), one_line=True))
+            if row.actual
+            else Text("— MISSING —", style="red")
+        )
         if row.status == "missing":
             status = Text("MISSING", style="red")
         elif row.status == "extra":
             status = Text("EXTRA", style="red")
         elif row.problems:
-            status = Text("\n".join(row.problems), style="yellow")
+            status = Text("\n".join(shown(p, one_line=True) for p in row.problems), style="yellow")
         else:
             status = Text("✓", style="green")
         table.add_row(str(row.number), expected, actual, status, style=style)
