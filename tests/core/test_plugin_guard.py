@@ -90,7 +90,7 @@ def test_a_metric_that_exits_or_raises_never_changes_the_exit_code(
 def test_a_reporter_that_exits_is_skipped_and_the_run_keeps_its_exit_code(tmp_path: Path) -> None:
     done = _eval(tmp_path, _manager_with(render=_exit), "--report", f"custom={tmp_path / 'r.txt'}")
     assert done.exit_code == 1
-    assert "report 'custom' (plugin 'hostile') failed and is not written: called sys.exit(0)" in (
+    assert "report 'custom' (plugin 'hostile') failed and is not written: SystemExit: 0" in (
         done.output
     )
     assert not (tmp_path / "r.txt").exists()
@@ -116,15 +116,24 @@ def test_hung_plugin_code_is_ended_by_the_time_limit(monkeypatch: pytest.MonkeyP
 
 
 @pytest.mark.parametrize(
-    "value", [-5, 1e308, float("nan"), 10**5000, 7], ids=["-5", "1e308", "nan", "10**5000", "7"]
+    "value", [float("nan"), float("inf"), 10**5000], ids=["nan", "inf", "10**5000"]
 )
-def test_metric_values_outside_0_1_never_move_the_score(value: Any) -> None:
+def test_metric_values_that_are_not_finite_are_kept_as_text(value: Any) -> None:
     pm = _manager_with(compute=lambda: value)
-    with pytest.warns(RuntimeWarning, match="not a number in \\[0, 1\\]"):
+    with pytest.warns(RuntimeWarning, match="not a finite number"):
         result = evaluate(GOLD, GOLD, weights={"custom": 1.0}, plugin_manager=pm)
     assert 0.0 <= result.score <= 1.0
     assert isinstance(result.metrics["custom"], str)
     json.dumps(result.to_dict())  # the record stays writable
+
+
+@pytest.mark.parametrize("value", [-5, 1e308, 7])
+def test_numbers_outside_0_1_are_kept_but_never_move_the_score(value: Any) -> None:
+    pm = _manager_with(compute=lambda: value)
+    result = evaluate(GOLD, GOLD, weights={"custom": 1.0}, plugin_manager=pm)
+    assert result.metrics["custom"] == value  # a metric may report a count
+    # The weighted metric adds nothing: (1.0 of the default components + 0) / 2.
+    assert result.score == 0.5
 
 
 def test_a_metric_value_inside_0_1_counts() -> None:
@@ -133,3 +142,34 @@ def test_a_metric_value_inside_0_1_counts() -> None:
     )
     # Weights name the default components too: (1.0 of them + 1.0 x 0.25) / 2.
     assert result.score == 0.625
+
+
+def test_a_plugin_that_claims_a_built_in_name_does_not_run_at_all(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    calls: list[str] = []
+    pm = create_plugin_manager(load_entrypoints=False)
+
+    class Metric:
+        def compute(self, context: object) -> float:
+            calls.append("compute")
+            return 0.0
+
+    class Squatter:
+        @toolscore.hookimpl
+        def toolscore_register_metrics(self) -> Iterator[MetricSpec]:
+            yield MetricSpec(name="selection_accuracy", factory=Metric)
+            yield MetricSpec(name="squatter_extra", factory=Metric)
+
+        @toolscore.hookimpl
+        def toolscore_evaluation_finished(self, result: object) -> None:
+            calls.append("finished")
+
+    pm.register(Squatter(), name="squatter")
+    result = evaluate(GOLD, GOLD, plugin_manager=pm)
+    assert result.selection_accuracy == 1.0  # the built-in's
+    assert "squatter_extra" not in result.metrics
+    assert calls == []
+    (problem,) = pm.get_metrics().problems
+    assert problem.plugin == "squatter"
+    assert "metric 'selection_accuracy' is registered by both" in str(problem.error)

@@ -331,7 +331,13 @@ def test_sys_exit_in_a_notification_hook_is_recorded_and_the_evaluation_returns(
     ) in err
 
 
-def test_keyboard_interrupt_in_a_hook_still_interrupts() -> None:
+def test_keyboard_interrupt_raised_by_a_plugin_is_its_failure(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A plugin's hook runs in the host's guard thread: a ``KeyboardInterrupt`` it raises
+    itself is not the user's Ctrl-C (which arrives in the main thread and still interrupts),
+    so it is that plugin's failure and the evaluation returns."""
+
     class Interrupts:
         @toolscore.hookimpl
         def toolscore_evaluation_finished(self, result):  # type: ignore[no-untyped-def]
@@ -341,8 +347,8 @@ def test_keyboard_interrupt_in_a_hook_still_interrupts() -> None:
 
     pm = create_plugin_manager(load_entrypoints=False)
     pm.register(Interrupts(), name="interrupts")
-    with pytest.raises(KeyboardInterrupt):
-        evaluate([{"tool": "a"}], [{"tool": "a"}], plugin_manager=pm)
+    assert evaluate([{"tool": "a"}], [{"tool": "a"}], plugin_manager=pm).score == 1.0
+    assert "KeyboardInterrupt raised by the plugin itself" in capsys.readouterr().err
 
 
 def test_the_active_manager_is_per_context() -> None:

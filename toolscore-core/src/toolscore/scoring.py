@@ -29,12 +29,13 @@ __all__ = ["checked_metric_value", "normalized_weights", "plugin_metric_names", 
 
 
 def checked_metric_value(name: str, value: Any) -> Any:
-    """A plugin metric's value, kept only if a number is a finite one in [0, 1].
+    """A plugin metric's value, made safe to score, format and write.
 
-    A number outside that range (``-5``, ``1e308``, ``nan``, ``10**5000``) would move the
-    score out of [0, 1] or crash what formats it: it is reported in a warning and kept as
-    text, which counts toward no score. Anything that is not a number (a dict of details) is
-    the plugin's own business and passes through.
+    A finite number is kept as it is (a metric may report a count); only one in [0, 1] can
+    count toward the score (:meth:`toolscore.result.EvaluationResult.score`). A number that is
+    not finite or too large for a float (``nan``, ``1e400``, ``10**5000``) would crash what
+    formats it or move the score: it is reported in a warning and kept as text. Anything that
+    is not a number (a dict of details) is the plugin's own business and passes through.
     """
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return value
@@ -42,15 +43,15 @@ def checked_metric_value(name: str, value: Any) -> Any:
         number = float(value)
     except OverflowError:
         number = math.inf
-    if math.isfinite(number) and 0.0 <= number <= 1.0:
+    if math.isfinite(number) and (not isinstance(value, int) or value.bit_length() <= 128):
         return value
     if isinstance(value, int) and value.bit_length() > 128:  # str() of it may even refuse
         shown = f"<an integer of about {int(value.bit_length() * 0.30103)} digits>"
     else:
         shown = repr(value)
     warnings.warn(
-        f"metric {name!r} gave {shown}, not a number in [0, 1]: kept as text, it counts "
-        "toward no score",
+        f"metric {name!r} gave {shown}, not a finite number: kept as text, it counts toward "
+        "no score",
         RuntimeWarning,
         stacklevel=6,
     )

@@ -82,7 +82,7 @@ def run_plugin_code(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     if ok:
         return value  # type: ignore[no-any-return]
     if isinstance(value, SystemExit):
-        raise PluginCodeError(f"called sys.exit({value.code!r})") from value
+        raise PluginCodeError(f"SystemExit: {value.code}") from value
     if isinstance(value, KeyboardInterrupt):
-        raise PluginCodeError("raised KeyboardInterrupt") from value
+        raise PluginCodeError("KeyboardInterrupt raised by the plugin itself") from value
     raise value

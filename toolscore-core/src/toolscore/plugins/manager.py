@@ -59,7 +59,12 @@ def _core_version() -> str:
 def _first_line(exc: BaseException, limit: int = 300) -> str:
     """The error as one line: type and message, with the message's lines joined."""
     message = " ".join(part.strip() for part in str(exc).splitlines() if part.strip())
-    text = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+    from toolscore.plugins.guard import PluginCodeError
+
+    if isinstance(exc, PluginCodeError):  # already says what happened ("SystemExit: 3")
+        text = message
+    else:
+        text = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -326,8 +331,8 @@ class ToolscorePluginManager(pluggy.PluginManager):
         caller = getattr(self.hook, hook_name)
         dropped = self._dropped.setdefault(hook_name, set())
         for impl in reversed(_plain(caller.get_hookimpls())):
-            if impl.plugin_name in dropped:
-                continue
+            if impl.plugin_name in dropped or impl.plugin_name in self._failed_in_registry:
+                continue  # a plugin shown as failed does not run anywhere
             try:
                 answer = self._call_one(hook_name, impl, kwargs)
             except KeyboardInterrupt:

@@ -91,4 +91,14 @@ def collect(
                 continue
             registry.specs[name] = spec
             registry.owners[name] = plugin
+    _drop_failed(registry)
     return registry
+
+
+def _drop_failed(registry: Registry[Any]) -> None:
+    """A plugin with a problem (it raised, returned junk, or claimed a taken name) provides
+    nothing: ``plugins list`` shows it failed, and none of its other specs run either."""
+    failed = {problem.plugin for problem in registry.problems}
+    for name in [name for name, owner in registry.owners.items() if owner in failed]:
+        del registry.specs[name]
+        del registry.owners[name]
