@@ -62,7 +62,7 @@ def test_mcp_test_writes_reports_and_gates_on_the_grade(tmp_path: Path) -> None:
     )
     assert [f["tool"] for f in card["fixes"]] == ["export_notes", "delete_note", "search_notes"]
     assert summary.read_text().startswith(
-        "# MCP Scorecard: notes-server 1.0.0\n\n**Grade: B** &middot; Score 84%"
+        "# MCP Scorecard: notes-server 1.0.0\n\n**Grade: B** &middot; Score 85%"
     )
 
 

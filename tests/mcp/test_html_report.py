@@ -167,10 +167,10 @@ def test_report_html_equals_path_writes_the_page_and_keeps_the_console_scorecard
     page = tmp_path / "out" / "card.html"
     done = run_cli("mcp", "test", "--report", f"html={page}", "--", *SAMPLE)
     assert done.returncode == 0, done.stderr
-    assert "Grade B   Score 84%" in done.stdout  # the scorecard, not just one line
+    assert "Grade B   Score 85%" in done.stdout  # the scorecard, not just one line
     assert "Top issues to fix" in done.stdout
     assert done.stdout.rstrip().endswith(
-        f"notes-server -> Grade B (score 84%). Report written to {page}."
+        f"notes-server -> Grade B (score 85%). Report written to {page}."
     )
     text = page.read_text(encoding="utf-8")
     _assert_self_contained(text)

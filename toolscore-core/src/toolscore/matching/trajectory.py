@@ -206,13 +206,24 @@ def _gold_items(expected: Any, pm: Any) -> tuple[list[Any], Any]:
 
     if isinstance(expected, Mapping) and isinstance(expected.get("calls"), list):
         return list(expected["calls"]), expected.get("match")
-    if isinstance(expected, (list, tuple)) and all(
-        isinstance(item, ToolCall)
-        or (isinstance(item, Mapping) and ("tool" in item or STRUCTURE_KEYS & set(item)))
-        for item in expected
-    ):
+    if _is_gold_list(expected, STRUCTURE_KEYS):
         return list(expected), None
     return list(calls_from_payload(expected, plugin_manager=pm)), None
+
+
+def _is_gold_list(expected: Any, structure_keys: frozenset[str]) -> bool:
+    """A list of calls and steps (one misspelt step included, so the gold reader can name
+    it), as opposed to a list of chat messages, which have roles."""
+    if not isinstance(expected, (list, tuple)) or not expected:
+        return isinstance(expected, (list, tuple))
+    if not all(isinstance(item, (ToolCall, Mapping)) for item in expected):
+        return False
+    if any(isinstance(item, Mapping) and "role" in item for item in expected):
+        return False
+    return any(
+        isinstance(item, ToolCall) or "tool" in item or bool(structure_keys & set(item))
+        for item in expected
+    )
 
 
 def _spec(mode: str | None, args: Any, overrides: Any, document_match: Any) -> MatchSpec:

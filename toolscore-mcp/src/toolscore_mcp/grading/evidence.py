@@ -11,9 +11,9 @@ given positive evidence, or loses its pass:
   the same shape, our call hit the same path as a call on nothing: it did not work. When the
   replaced value names a thing, answering a missing thing without ``isError`` is also an
   error reported as success;
-* ``answer``: a tool with nothing to vary (no arguments, or only free text and options), or a
-  producer (a fresh name is as valid as ours), whose answer has content that reads as a
-  result.
+* ``answer``: a tool with nothing to vary (no arguments, or only free text and options), a
+  producer (a fresh name is as valid as ours) or a destructive tool (it is never sent a target
+  the run did not make), whose answer has content that reads as a result.
 
 A pass with none of these becomes ``inconclusive`` (needs ``evidence``), with the reason.
 Contrast calls run concurrently, one per tool, after every phase, and are not scored.
@@ -35,7 +35,7 @@ from toolscore_mcp.grading.verdicts import answer_text, excerpt, output_problem,
 from toolscore_mcp.model import Evidence, MCPToolDef, MCPToolResult, Scenario, ScenarioResult
 from toolscore_mcp.scenarios.runner import ServerHandle, run_scenarios
 from toolscore_mcp.values.providers import Parameter, name_tokens
-from toolscore_mcp.values.roles import tool_role
+from toolscore_mcp.values.roles import is_destructive, tool_role
 
 __all__ = ["contrast_arguments", "establish_evidence", "same_shape"]
 
@@ -204,7 +204,8 @@ async def establish_evidence(
             out[index] = attrs.evolve(result, evidence=direct)
             continue
         planned = contrast_arguments(tool, result.scenario.arguments, tag)
-        if planned is None or tool_role(tool) == "producer":
+        # A destructive tool is only ever sent targets the run may touch: no probe for it.
+        if planned is None or tool_role(tool) == "producer" or is_destructive(tool):
             out[index] = _answer_evidence(result)
             continue
         arguments, replaced, naming = planned
