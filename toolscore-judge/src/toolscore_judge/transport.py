@@ -269,29 +269,9 @@ def post_json(
                 f"the answer from {url} is larger than {max_bytes} bytes", attempts=attempt + 1
             ) from None
         except urllib.error.HTTPError as exc:
-            try:
-                detail = _api_message(exc.read(_ERROR_BODY_BYTES))
-            except (OSError, http.client.HTTPException):
-                detail = exc.reason if isinstance(exc.reason, str) else ""
-            if 300 <= exc.code < 400:
-                location = exc.headers.get("Location") if exc.headers else None
-                raise JudgeRequestError(
-                    f"HTTP {exc.code} from {url}: redirects are not followed, so the API key "
-                    f"is never sent to another address (Location: {location or 'none'}); "
-                    "point the base URL at the final address",
-                    status=exc.code,
-                    attempts=attempt + 1,
-                ) from None
-            if watchdog.expired:
+            if watchdog.expired and not 300 <= exc.code < 400:
                 raise _deadline_error(url, budget, attempt) from None
-            cause = f"HTTP {exc.code}: {detail or exc.reason}"
-            if exc.code not in RETRY_STATUSES or final:
-                tries = f" after {attempt + 1} attempts" if attempt else ""
-                raise JudgeRequestError(
-                    f"HTTP {exc.code} from {url}{tries}: {detail or exc.reason}",
-                    status=exc.code,
-                    attempts=attempt + 1,
-                ) from None
+            cause = _retryable_http_error(exc, url, attempt, final=final)
             retry_after = retry_after_seconds(exc.headers)
         except ValueError as exc:  # an unusable URL: retrying cannot help
             raise JudgeRequestError(f"cannot send a request to {url!r}: {exc}") from None
@@ -323,6 +303,34 @@ def post_json(
             raise _deadline_error(url, budget, attempt, cause)
         sleep(wait)
     raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
+
+
+def _retryable_http_error(
+    exc: urllib.error.HTTPError, url: str, attempt: int, *, final: bool
+) -> str:
+    """The cause line of an HTTP error worth retrying; raises for any other (a redirect, a
+    status that retrying cannot fix, or the last attempt)."""
+    try:
+        detail = _api_message(exc.read(_ERROR_BODY_BYTES))
+    except (OSError, http.client.HTTPException):
+        detail = exc.reason if isinstance(exc.reason, str) else ""
+    if 300 <= exc.code < 400:
+        location = exc.headers.get("Location") if exc.headers else None
+        raise JudgeRequestError(
+            f"HTTP {exc.code} from {url}: redirects are not followed, so the API key "
+            f"is never sent to another address (Location: {location or 'none'}); "
+            "point the base URL at the final address",
+            status=exc.code,
+            attempts=attempt + 1,
+        ) from None
+    if exc.code not in RETRY_STATUSES or final:
+        tries = f" after {attempt + 1} attempts" if attempt else ""
+        raise JudgeRequestError(
+            f"HTTP {exc.code} from {url}{tries}: {detail or exc.reason}",
+            status=exc.code,
+            attempts=attempt + 1,
+        ) from None
+    return f"HTTP {exc.code}: {detail or exc.reason}"
 
 
 def _deadline_error(

@@ -38,6 +38,7 @@ from toolscore.cli.options import (
     weights_option,
 )
 from toolscore.cli.output import ExitCode, fail, handled_errors, warnings_as_lines
+from toolscore.errors import MissingPluginError
 
 
 @click.command(name="eval-batch")
@@ -156,28 +157,15 @@ def command(
     verbose: bool,
 ) -> None:
     """Evaluate a dataset of cases (JSONL, gold/ + traces/, or OTLP) in parallel."""
-    from toolscore.cli.paths import refuse_outputs_onto_inputs
-
-    refuse_outputs_onto_inputs(ctx)
     from toolscore.batch import evaluate_dataset
     from toolscore.batch.progress import Progress
     from toolscore.batch.records import CaseError
     from toolscore.cli import plugin_manager_for
-    from toolscore.errors import MissingPluginError
 
-    if not resume and not overwrite and _holds_results(out):
-        fail(
-            f"{out} already holds results: --resume continues that run, --overwrite replaces it",
-            ExitCode.USAGE,
-        )
+    _check_outputs(ctx, out, resume=resume, overwrite=overwrite)
     pm = plugin_manager_for(ctx)
-    expected_errors = (
-        (FileNotFoundError, "File not found: "),
-        (MissingPluginError, ""),
-        (ValueError, "Invalid data: "),
-    )
     with (
-        handled_errors(verbose, "Unexpected error: ", expected=expected_errors),
+        handled_errors(verbose, "Unexpected error: ", expected=_EXPECTED_ERRORS),
         warnings_as_lines(),
     ):
         rules = _forbidden_rules(pm, forbidden)
@@ -212,16 +200,40 @@ def command(
             plugin_manager=pm,
         )
         progress = Progress(run.dataset.count() if sys.stderr.isatty() else None)
-        try:
-            aggregate = run.finish(progress=progress.advance)
-        except KeyboardInterrupt:
-            run.close()
-            progress.close()
-            _interrupted(dataset, out)
-        finally:
-            progress.close()
+        aggregate = _finish_run(run, progress, dataset, out)
         _write_reports(aggregate, json_report, markdown, html)
     _report_run(aggregate, out, (json_report, markdown, html), fail_on_violations, fail_under)
+
+
+_EXPECTED_ERRORS = (
+    (FileNotFoundError, "File not found: "),
+    (MissingPluginError, ""),
+    (ValueError, "Invalid data: "),
+)
+
+
+def _check_outputs(ctx: click.Context, out: Path, *, resume: bool, overwrite: bool) -> None:
+    """Before any work: no output onto an input, and no silent replacement of ``--out``."""
+    from toolscore.cli.paths import refuse_outputs_onto_inputs
+
+    refuse_outputs_onto_inputs(ctx)
+    if not resume and not overwrite and _holds_results(out):
+        fail(
+            f"{out} already holds results: --resume continues that run, --overwrite replaces it",
+            ExitCode.USAGE,
+        )
+
+
+def _finish_run(run: Any, progress: Any, dataset: Path, out: Path) -> Any:
+    """Score every case; on Ctrl-C, stop the workers and say how to resume (exit 130)."""
+    try:
+        return run.finish(progress=progress.advance)
+    except KeyboardInterrupt:
+        run.close()
+        progress.close()
+        _interrupted(dataset, out)
+    finally:
+        progress.close()
 
 
 def _forbidden_rules(pm: Any, forbidden: Path | None) -> list[dict[str, Any]] | None:

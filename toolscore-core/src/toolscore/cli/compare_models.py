@@ -66,18 +66,7 @@ def command(
     from toolscore.cli.paths import refuse_outputs_onto_inputs
 
     refuse_outputs_onto_inputs(ctx, [("--report", Path(path)) for _, path in reports])
-    if not trace_files:
-        fail("At least one trace file is required")
-    if names and len(names) != len(trace_files):
-        fail(
-            f"Number of names ({len(names)}) must match number of trace files ({len(trace_files)})"
-        )
-    model_names = list(names) if names else [path.stem for path in trace_files]
-    if len(set(model_names)) != len(model_names):
-        duplicates = sorted({n for n in model_names if model_names.count(n) > 1})
-        fail(
-            f"Model names must be unique; use -n to name them (duplicated: {', '.join(duplicates)})"
-        )
+    model_names = _model_names(trace_files, names)
 
     from rich.markup import escape
 
@@ -126,6 +115,23 @@ def command(
     console.print("  • Run individual evals with [cyan]--verbose[/cyan] for details")
     console.print("  • Use [cyan]--llm-judge[/cyan] if tool names differ semantically")
     console.print()
+
+
+def _model_names(trace_files: tuple[Path, ...], names: tuple[str, ...]) -> list[str]:
+    """One unique name per trace: the ``-n`` names, else the file stems."""
+    if not trace_files:
+        fail("At least one trace file is required")
+    if names and len(names) != len(trace_files):
+        fail(
+            f"Number of names ({len(names)}) must match number of trace files ({len(trace_files)})"
+        )
+    model_names = list(names) if names else [path.stem for path in trace_files]
+    if len(set(model_names)) != len(model_names):
+        duplicates = sorted({n for n in model_names if model_names.count(n) > 1})
+        fail(
+            f"Model names must be unique; use -n to name them (duplicated: {', '.join(duplicates)})"
+        )
+    return model_names
 
 
 def _per_model(path: Path, model: str) -> Path:
