@@ -172,37 +172,20 @@ def test_command(
         from toolscore_mcp.cli.surface import read_lock_or_fail
 
         locked = read_lock_or_fail(str(lock_file))
-    target = resolve_target(**server)
-    from toolscore_mcp.client.prelaunch import prelaunch
-    from toolscore_mcp.sandbox.environment import isolate
-    from toolscore_mcp.sandbox.lazy import LazySandbox
-
-    # The sandbox's folder first, so the server can start in it.
-    reserved = None if no_sandbox else LazySandbox.reserve()
-    launched = target if reserved is None else isolate(target, reserved.reserved).target
-    early = prelaunch(launched, client=client)  # boots while the rest gets ready
-    try:
-        card = _run_scorecard(
-            ctx,
-            target,
-            cases=cases,
-            edge_cases=not no_edge_cases,
-            timeout=timeout,
-            concurrency=concurrency,
-            startup_timeout=startup_timeout,
-            sandbox=not no_sandbox,
-            client=client,
-            scenarios=str(scenarios_file) if scenarios_file else None,
-            recorded=str(recorded) if recorded else None,
-            prelaunched=early,
-            allow_destructive=allow_destructive,
-            reserved=reserved,
-        )
-    finally:
-        if early is not None:
-            early.discard()
-        if reserved is not None:
-            reserved.close()
+    card = _scorecard_started_early(
+        ctx,
+        resolve_target(**server),
+        no_sandbox=no_sandbox,
+        client=client,
+        cases=cases,
+        edge_cases=not no_edge_cases,
+        timeout=timeout,
+        concurrency=concurrency,
+        startup_timeout=startup_timeout,
+        scenarios=str(scenarios_file) if scenarios_file else None,
+        recorded=str(recorded) if recorded else None,
+        allow_destructive=allow_destructive,
+    )
     import attrs
 
     card = attrs.evolve(card, budget=limits)
@@ -220,6 +203,35 @@ def test_command(
         allow_incomplete=allow_incomplete,
         verbose=verbose,
     )
+
+
+def _scorecard_started_early(
+    ctx: click.Context, target: Any, *, no_sandbox: bool, client: str, **options: Any
+) -> Any:
+    """The scorecard, with the server launched while the run gets ready: the sandbox's
+    folder is reserved first, so the server starts in it."""
+    from toolscore_mcp.client.prelaunch import prelaunch
+    from toolscore_mcp.sandbox.environment import isolate
+    from toolscore_mcp.sandbox.lazy import LazySandbox
+
+    reserved = None if no_sandbox else LazySandbox.reserve()
+    launched = target if reserved is None else isolate(target, reserved.reserved).target
+    early = prelaunch(launched, client=client)  # boots while the rest gets ready
+    try:
+        return _run_scorecard(
+            ctx,
+            target,
+            sandbox=not no_sandbox,
+            client=client,
+            prelaunched=early,
+            reserved=reserved,
+            **options,
+        )
+    finally:
+        if early is not None:
+            early.discard()
+        if reserved is not None:
+            reserved.close()
 
 
 def _report_format(
