@@ -99,11 +99,60 @@ def test_forbidden_call_message() -> None:
     ]
     with pytest.raises(ToolScoreAssertionError) as info:
         expect(actual).calls("search").does_not_call("shell").does_not_call("delete").run()
-    assert str(info.value) == (
+    assert str(info.value).startswith(
         "Forbidden tool(s) were called: 'shell', 'delete'\n"
         "Forbidden calls: shell({'cmd': 'rm -rf /'}); shell({'cmd': 'ls'}); delete({})\n"
-        "Actual calls: ['search', 'shell', 'shell', 'delete']"
+        "Actual calls: ['search', 'shell', 'shell', 'delete']\n\n"
     )
+    assert "score 0." in str(info.value)  # the three extra calls lower the score too
+
+
+def test_forbidden_only_message_is_the_forbidden_calls() -> None:
+    with pytest.raises(ToolScoreAssertionError) as info:
+        expect([{"tool": "shell", "args": {"cmd": "ls"}}]).does_not_call("shell").run()
+    assert str(info.value) == (
+        "Forbidden tool(s) were called: 'shell'\n"
+        "Forbidden calls: shell({'cmd': 'ls'})\n"
+        "Actual calls: ['shell']"
+    )
+
+
+def test_a_forbidden_call_does_not_hide_a_wrong_argument() -> None:
+    actual = [
+        {"tool": "search_flights", "args": {"destination": "BOS"}},
+        {"tool": "delete_account", "args": {}},
+    ]
+    with pytest.raises(ToolScoreAssertionError) as info:
+        expect(actual).calls("search_flights", destination="NYC").does_not_call(
+            "delete_account"
+        ).run()
+    message = str(info.value)
+    assert message.startswith("Forbidden tool(s) were called: 'delete_account'")
+    assert "destination: 'NYC' ≠ 'BOS'" in message
+    assert "EXTRA" in message
+    assert " < 0.90 required" in message
+
+
+def test_a_forbidden_call_shows_wrong_arguments_even_when_the_score_passes() -> None:
+    actual = [
+        {"tool": "search", "args": {"q": "paris"}},
+        {"tool": "book", "args": {"hotel": "H", "nights": 2}},
+        {"tool": "pay", "args": {"amount": 10}},
+        {"tool": "log", "args": {}},
+    ]
+    with pytest.raises(ToolScoreAssertionError) as info:
+        expect(actual).calls("search", q="paris").then_calls(
+            "book", hotel="H", nights=3
+        ).then_calls("pay", amount=10).does_not_call("log").with_score(0.1).run()
+    message = str(info.value)
+    assert message.startswith("Forbidden tool(s) were called: 'log'")
+    assert "nights: 3 ≠ 2" in message
+    assert " ≥ 0.10 required" in message
+
+
+def test_no_problem_no_failure_with_forbidden_rules() -> None:
+    result = expect([{"tool": "a", "args": {"x": 1}}]).calls("a", x=1).does_not_call("b").run()
+    assert result.score == 1.0
 
 
 def test_forbidden_args_narrow_the_rule() -> None:

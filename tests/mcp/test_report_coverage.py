@@ -498,8 +498,12 @@ def test_sarif_from_a_scorecard_lists_lint_and_scenarios() -> None:
         "coverage": card.coverage_line(),
     }
     assert run["tool"]["driver"]["version"] == "9.9"
-    uri = results[3]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
-    assert uri == "mcp-server/clock"
+    location = results[3]["locations"][0]
+    assert "physicalLocation" not in location  # no file: the server is a logical location
+    assert location["logicalLocations"] == [
+        {"name": "broken", "fullyQualifiedName": "clock/broken", "kind": "function"},
+        {"name": "clock", "fullyQualifiedName": "clock", "kind": "module"},
+    ]
     assert (
         scorecard_to_sarif(card, "mcp.json")["runs"][0]["results"][4]["locations"][0][
             "physicalLocation"

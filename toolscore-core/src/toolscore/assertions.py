@@ -140,11 +140,13 @@ def failure_message(
     color: bool = False,
     width: int = MESSAGE_WIDTH,
     strict: bool | None = None,
+    score_passed: bool = False,
 ) -> str:
     """The expected-vs-actual table, the score line and tips, as rendered text.
 
     ``color=True`` keeps ANSI styles (for a terminal); the default is plain text. ``strict``
-    as in :func:`check_threshold`.
+    as in :func:`check_threshold`. ``score_passed=True`` words the score line as met
+    (``score 0.95 ≥ 0.90 required``), for a run that failed for another reason.
     """
     from rich.console import Console
 
@@ -161,8 +163,9 @@ def failure_message(
     if strict is None:
         strict = bool(getattr(result, "strict", False))
     console.print(_table(diff_rows(result.gold_calls, result.trace_calls, strict=strict)))
+    relation = "≥" if score_passed else "<"
     console.print(
-        f"score {result.score:.2f} < {min_score:.2f} required"
+        f"score {result.score:.2f} {relation} {min_score:.2f} required"
         f"  ·  selection {result.selection_accuracy:.2f}"
         f"  ·  args {result.argument_f1:.2f}"
         f"  ·  sequence {result.sequence_accuracy:.2f}",

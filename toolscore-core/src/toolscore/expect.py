@@ -18,7 +18,13 @@ from __future__ import annotations
 import inspect
 from typing import TYPE_CHECKING, Any
 
-from toolscore.assertions import ToolScoreAssertionError, check_threshold
+from toolscore.assertions import (
+    THRESHOLD_EPSILON,
+    ToolScoreAssertionError,
+    check_threshold,
+    failure_message,
+    validate_min_score,
+)
 from toolscore.evaluation import evaluate
 from toolscore.integrations import extract_calls
 
@@ -177,40 +183,61 @@ class Expectation:
             response = await response
         return response
 
-    def _check_forbidden(self, actual: list[ToolCall]) -> None:
+    def _forbidden_problem(self, actual: list[ToolCall]) -> str | None:
+        """The forbidden calls made, as the first part of the failure message (or None)."""
         if not self._forbidden:
-            return
+            return None
         from toolscore.metrics.policy import check_forbidden_calls
 
         report = check_forbidden_calls(actual, self._forbidden)
         offending = [actual[v["index"]] for v in report["violations"]]
         if not offending:
-            return
+            return None
         names = ", ".join(dict.fromkeys(repr(call.tool) for call in offending))
         details = "; ".join(f"{call.tool}({dict(call.actual_args)})" for call in offending)
-        raise ToolScoreAssertionError(
+        return (
             f"Forbidden tool(s) were called: {names}\n"
             f"Forbidden calls: {details}\n"
             f"Actual calls: {[call.tool for call in actual]}"
         )
 
     def _finish(self, response: Any) -> EvaluationResult:
+        """Evaluate, then fail with every problem of the run in one message.
+
+        A forbidden call does not hide the score check: the message lists the forbidden calls
+        first, then the expected-vs-actual table (wrong arguments, missing and extra calls)
+        whenever the score is too low or some expected call differs.
+        """
         actual = extract_calls(response)
-        self._check_forbidden(actual)
+        forbidden = self._forbidden_problem(actual)
         if not self._expected:
+            if forbidden:
+                raise ToolScoreAssertionError(forbidden)
             return evaluate([], actual)
+        validate_min_score(self._min_score)
         result = evaluate(
             self._expected, actual, weights=self._weights, strict=self._strict, match=self._match
         )
-        check_threshold(result, self._min_score, strict=self._strict)
-        return result
+        if forbidden is None:
+            check_threshold(result, self._min_score, strict=self._strict)
+            return result
+        problems = [forbidden]
+        too_low = result.score < max(0.0, self._min_score - THRESHOLD_EPSILON)
+        if too_low or _differs(result, strict=self._strict):
+            problems.append(
+                failure_message(
+                    result, self._min_score, strict=self._strict, score_passed=not too_low
+                ).rstrip("\n")
+            )
+        raise ToolScoreAssertionError("\n\n".join(problems))
 
     def run(self) -> EvaluationResult:
         """Check the expectations now (sync subjects only).
 
         :raises ValueError: nothing declared, or a callable subject without a prompt.
         :raises TypeError: a prompt for a non-callable subject, or an async subject.
-        :raises ToolScoreAssertionError: a forbidden call was made, or the score is too low.
+        :raises ToolScoreAssertionError: a forbidden call was made, or the score is too low;
+            the message lists every problem of the run.
         """
         self._check_declared("run")
         return self._finish(self._call_sync())
@@ -219,6 +246,14 @@ class Expectation:
         """Check the expectations, awaiting the agent's response if it is awaitable."""
         self._check_declared("run_async")
         return self._finish(await self._call_async())
+
+
+def _differs(result: EvaluationResult, *, strict: bool) -> bool:
+    """True when some expected call is missing, another tool, or has wrong arguments."""
+    from toolscore.diff import diff_rows
+
+    rows = diff_rows(result.gold_calls, result.trace_calls, strict=strict)
+    return any(row.status in ("missing", "wrong_tool", "mismatch") for row in rows)
 
 
 def expect(subject: Any) -> Expectation:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from toolscore.result import EvaluationResult
 
 __all__ = [
+    "CallDifference",
     "RunsResult",
     "differing_calls",
     "evaluate_runs",
@@ -100,14 +101,29 @@ def _signature(call: ToolCall) -> str:
     return format_call(call)
 
 
-def differing_calls(runs: Sequence[Sequence[ToolCall]]) -> list[dict[str, Any]]:
+class CallDifference(dict[str, Any]):
+    """One position where the runs differ: a plain dict (``{"position", "variants"}``) that
+    prints as one line, ``call #1: search(q='paris') in runs 1, 3; search(q='rome') in run 2``.
+    """
+
+    def __str__(self) -> str:
+        parts = []
+        for variant in self.get("variants", ()):
+            numbers = list(variant.get("runs", ()))
+            word = "run" if len(numbers) == 1 else "runs"
+            call = variant.get("call") or "no call"
+            parts.append(f"{call} in {word} {', '.join(map(str, numbers))}")
+        return f"call #{self.get('position')}: " + "; ".join(parts)
+
+
+def differing_calls(runs: Sequence[Sequence[ToolCall]]) -> list[CallDifference]:
     """Positions where the runs did not all make the same call.
 
     Each item is ``{"position": p (1-based), "variants": [{"call": "search(q='x')" or
     None for "no call", "runs": [run numbers]}, ...]}``, variants by first appearance.
     """
     longest = max((len(r) for r in runs), default=0)
-    out: list[dict[str, Any]] = []
+    out: list[CallDifference] = []
     for position in range(longest):
         variants: dict[str | None, list[int]] = {}
         for number, calls in enumerate(runs, start=1):
@@ -115,10 +131,10 @@ def differing_calls(runs: Sequence[Sequence[ToolCall]]) -> list[dict[str, Any]]:
             variants.setdefault(key, []).append(number)
         if len(variants) > 1:
             out.append(
-                {
-                    "position": position + 1,
-                    "variants": [{"call": call, "runs": nums} for call, nums in variants.items()],
-                }
+                CallDifference(
+                    position=position + 1,
+                    variants=[{"call": call, "runs": nums} for call, nums in variants.items()],
+                )
             )
     return out
 

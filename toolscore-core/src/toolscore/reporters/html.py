@@ -2,7 +2,8 @@
 
 Score, grade and verdict first; then the summary numbers, behaviour and safety findings, the
 "Top issues to fix", the expected-vs-actual table, metric cards, performance, and every metric in
-detail. One file with inline CSS and no scripts, fonts, images or links to fetch, so it can be
+detail (a list of records, such as ``trajectory_details``, as a table of its own). Matchers
+in expected arguments are shown in their JSON form (``{"$regex": "\\d+"}``). One file with inline CSS and no scripts, fonts, images or links to fetch, so it can be
 attached to a CI run or mailed and opens anywhere. Every value is HTML-escaped and the whole
 document is passed through credential redaction.
 """
@@ -10,8 +11,8 @@ document is passed through credential redaction.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from toolscore._markers import hookimpl
 from toolscore.reporters._common import (
@@ -20,12 +21,10 @@ from toolscore.reporters._common import (
     findings,
     fix_list,
     generated_at,
-    json_safe,
     metric,
     redact,
     required_completed,
 )
-from toolscore.reporters.csv import flatten_metrics
 from toolscore.specs import ReporterSpec
 
 if TYPE_CHECKING:
@@ -71,6 +70,7 @@ word-break:break-word;margin:0}
 td.status{font-weight:600;white-space:nowrap}
 tr.match td.status{color:var(--good)}tr.differ td.status,tr.failed td.status{color:var(--warn)}
 tr.missing td.status,tr.extra td.status{color:var(--bad)}
+table.records{font-size:13px}table.records th,table.records td{padding:3px 6px}
 details{margin-top:8px}summary{cursor:pointer;font-weight:600}
 footer{margin:32px 0 8px;color:var(--muted);font-size:13px}
 """
@@ -78,6 +78,30 @@ footer{margin:32px 0 8px;color:var(--muted);font-size:13px}
 
 def _e(value: object) -> str:
     return html.escape(str(value), quote=True)
+
+
+def _as_json_forms(value: Any) -> Any:
+    """``value`` with every matcher written as its JSON form (``{"$regex": "\\d+"}``).
+
+    A matcher without a JSON form keeps its repr (through :func:`compact_json`).
+    """
+    from toolscore.matching.matchers import Matcher, matcher_to_json
+
+    if isinstance(value, Matcher):
+        try:
+            return matcher_to_json(value)
+        except ValueError:
+            return value
+    if isinstance(value, Mapping):
+        return {k: _as_json_forms(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_as_json_forms(item) for item in value]
+    return value
+
+
+def _json_text(value: Any) -> str:
+    """One line of JSON for a value shown in the page, matchers in their JSON form."""
+    return compact_json(_as_json_forms(value))
 
 
 def score_band(value: float) -> str:
@@ -176,7 +200,7 @@ def _call_cell(call: ToolCall | None, *, expected: bool) -> str:
     if expected and call.args is None:
         args = '<span class="muted">(arguments not checked)</span>'
     else:
-        args = f"<code>{_e(compact_json(call.actual_args if not expected else call.args))}</code>"
+        args = f"<code>{_e(_json_text(call.actual_args if not expected else call.args))}</code>"
     extra = ""
     if not expected and call.is_error:
         extra = f'<div class="muted">failed: {_e(call.error or "error")}</div>'
@@ -281,11 +305,70 @@ def _performance(result: EvaluationResult) -> str:
     return '<h2>Performance</h2><div class="grid">' + "".join(cards) + "</div>"
 
 
-def _all_metrics(result: EvaluationResult) -> str:
-    rows = "".join(
-        f"<tr><td>{_e(category)}</td><td>{_e(name)}</td><td><code>{_e(value)}</code></td></tr>"
-        for category, name, value in flatten_metrics(json_safe(result.metrics))
+def _scalar_text(key: str, value: Any) -> str:
+    """A metric value as text: percentages for rates, accuracies and scores, as in the CSV."""
+    if isinstance(value, float):
+        if key.endswith("_accuracy") or key.endswith("_rate") or "score" in key:
+            return f"{value * 100:.2f}%"
+        return f"{value:.4f}"
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, (bool, int)) or value is None:
+        return str(value)
+    return _json_text(value)
+
+
+def _is_records(value: Any) -> bool:
+    """A non-empty list whose items are all mappings (``trajectory_details``, per-call lists)."""
+    return (
+        isinstance(value, Sequence)
+        and not isinstance(value, str)
+        and bool(value)
+        and all(isinstance(item, Mapping) for item in value)
     )
+
+
+def _records_table(records: Sequence[Mapping[str, Any]]) -> str:
+    """A list of records as a table: one column per key, in first-seen order."""
+    columns: dict[str, None] = {}
+    for record in records:
+        columns.update(dict.fromkeys(str(key) for key in record))
+    head = "".join(f"<th>{_e(redact(column))}</th>" for column in columns)
+    body = []
+    for record in records:
+        values = {str(key): value for key, value in record.items()}
+        cells = "".join(
+            f"<td><code>{_e(_scalar_text(column, values[column]))}</code></td>"
+            if column in values
+            else '<td class="muted">&mdash;</td>'
+            for column in columns
+        )
+        body.append(f"<tr>{cells}</tr>")
+    return (
+        f'<table class="records"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table>"
+    )
+
+
+def _metric_rows(metrics: Mapping[str, Any], prefix: str = "") -> Iterator[str]:
+    """One row per metric, depth first; a list of records is a table in its row."""
+    for key, value in metrics.items():
+        name = str(key)
+        if isinstance(value, Mapping) and value:
+            yield from _metric_rows(value, f"{prefix}{name}.")
+            continue
+        if _is_records(value):
+            shown = _records_table(value)
+        else:
+            shown = f"<code>{_e(_scalar_text(name, value))}</code>"
+        yield (
+            f"<tr><td>{_e(redact(prefix.rstrip('.')))}</td><td>{_e(redact(name))}</td>"
+            f"<td>{shown}</td></tr>"
+        )
+
+
+def _all_metrics(result: EvaluationResult) -> str:
+    rows = "".join(_metric_rows(_as_json_forms(result.metrics)))
     return (
         "<h2>Metric details</h2><details open><summary>Every metric</summary>"
         '<table class="metrics"><thead><tr><th>Group</th><th>Metric</th><th>Value</th></tr>'

@@ -27,6 +27,7 @@ from toolscore_mcp.reports.coverage import (
     tool_statuses,
     try_lines,
 )
+from toolscore_mcp.reports.surface import edge_text, report_fixes
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -96,8 +97,7 @@ def print_scorecard(
     for limit in grade_limits(card):
         header.append(f"{shown(limit, one_line=True)}\n", style="yellow")
     header.append(
-        f"happy {card.happy_pass_rate:.0%}  |  edge {card.edge_resilience_rate:.0%}  |  "
-        f"lint {card.lint_score:.0%}\n",
+        f"happy {card.happy_pass_rate:.0%}  |  {edge_text(card)}  |  lint {card.lint_score:.0%}\n",
         style="dim",
     )
     header.append(f"latency {latency_text(card)}", style="dim")
@@ -151,7 +151,7 @@ def print_scorecard(
 def _print_fixes(card: MCPScorecard, console: Console) -> None:
     from rich.text import Text
 
-    fixes = card.fixes()
+    fixes = report_fixes(card)
     if not fixes:
         console.print(
             Text(

@@ -24,6 +24,7 @@ from toolscore_mcp.grading.scorecard import MCPScorecard, ToolCoverage
 from toolscore_mcp.model import ScenarioResult
 from toolscore_mcp.reports.console import scenarios_cell, scorecard_title
 from toolscore_mcp.reports.coverage import format_arguments, latency_text, result_headline
+from toolscore_mcp.reports.surface import edge_text
 
 __all__ = ["ANSWER_LIMIT", "scorecard_to_html"]
 
@@ -150,7 +151,7 @@ def _summary(card: MCPScorecard) -> str:
         ),
         _card(
             "Edge-case resilience",
-            f"{card.edge_resilience_rate:.0%}",
+            edge_text(card).removeprefix("edge "),
             _rate_band(card.edge_resilience_rate),
         ),
         _card(
@@ -169,7 +170,9 @@ def _summary(card: MCPScorecard) -> str:
 
 
 def _issues(card: MCPScorecard) -> str:
-    fixes = card.fixes()
+    from toolscore_mcp.reports.surface import report_fixes
+
+    fixes = report_fixes(card)
     if not fixes:
         return (
             '<h2 id="issues">Top issues to fix</h2><p>No issues found - an LLM should be able '

@@ -23,6 +23,7 @@ from toolscore_mcp.reports.coverage import (
     tool_statuses,
     try_lines,
 )
+from toolscore_mcp.reports.surface import edge_text
 
 __all__ = ["scorecard_to_markdown"]
 
@@ -70,7 +71,7 @@ def scorecard_to_markdown(card: MCPScorecard) -> str:
         *(f"\n{_cell(limit.capitalize())}" for limit in grade_limits(card)),
         "",
         f"- Happy-path pass rate: {card.happy_pass_rate:.0%}",
-        f"- Edge-case resilience: {card.edge_resilience_rate:.0%}",
+        f"- Edge-case resilience: {edge_text(card).removeprefix('edge ')}",
         f"- Lint score: {card.lint_score:.0%} ({card.lint_errors} errors, {card.lint_warnings} warnings)",
         f"- Tool-definition tokens (estimated): ~{card.total_tool_tokens} across {len(card.tools)} tool(s)",
         f"- Call latency: {latency_text(card)}",
@@ -102,7 +103,9 @@ def scorecard_to_markdown(card: MCPScorecard) -> str:
             f"{summary.avg_latency_ms:.1f} ms | {summary.tokens} | {status} | {proof} |"
         )
     lines += ["", "## Top issues to fix", ""]
-    fixes = card.fixes()
+    from toolscore_mcp.reports.surface import report_fixes
+
+    fixes = report_fixes(card)
     if fixes:
         lines.extend(
             f"- **`{_cell(fix.tool)}`** — {_cell(fix.problem)}. _Fix:_ {_cell(fix.fix)}"

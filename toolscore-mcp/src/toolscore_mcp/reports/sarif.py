@@ -1,8 +1,9 @@
 """Lint findings and failing scenarios as SARIF 2.1.0, for GitHub code scanning.
 
 Each rule that fired becomes a ``reportingDescriptor``; each issue a ``result`` whose logical
-location is the tool (or ``<instructions>``). The artifact is the server: the config file
-or tools file when there is one, else a ``mcp-server/<name>`` URI.
+location is the tool (or ``<instructions>``). The artifact is the config file or tools file
+when there is one; without a file the server itself is a logical location (kind ``module``),
+not a made-up file path.
 
 :func:`lint_to_sarif` covers ``mcp lint`` (what the server advertises).
 :func:`scorecard_to_sarif` covers ``mcp test``: the same lint results plus one result per
@@ -72,17 +73,20 @@ _FINDING_RULES = frozenset(
 _PASSING_FINDINGS = frozenset({"error-as-success", "output-schema"})
 
 
-def _location(uri: str, server_name: str, tool: str) -> dict[str, Any]:
-    return {
-        "physicalLocation": {"artifactLocation": {"uri": uri}},
-        "logicalLocations": [
-            {
-                "name": tool,
-                "fullyQualifiedName": f"{server_name or 'server'}/{tool}",
-                "kind": "function",
-            }
-        ],
-    }
+def _location(uri: str | None, server_name: str, tool: str) -> dict[str, Any]:
+    """Where a result is: the tool (a ``function``) inside the server.
+
+    With a file (``--config`` or a tools file) the file is the physical location; without one
+    the server is named as a logical location of kind ``module``, never as a made-up file.
+    """
+    server = server_name or "server"
+    logical: list[dict[str, Any]] = [
+        {"name": tool, "fullyQualifiedName": f"{server}/{tool}", "kind": "function"}
+    ]
+    if uri is None:
+        logical.append({"name": server, "fullyQualifiedName": server, "kind": "module"})
+        return {"logicalLocations": logical}
+    return {"physicalLocation": {"artifactLocation": {"uri": uri}}, "logicalLocations": logical}
 
 
 def _lint_rule_ids(issues: Sequence[LintIssue]) -> list[str]:
@@ -108,7 +112,7 @@ def _lint_rules(issues: Sequence[LintIssue], rule_ids: Sequence[str]) -> list[di
 
 
 def _lint_results(
-    issues: Sequence[LintIssue], rule_ids: Sequence[str], uri: str, server_name: str
+    issues: Sequence[LintIssue], rule_ids: Sequence[str], uri: str | None, server_name: str
 ) -> list[dict[str, Any]]:
     return [
         {
@@ -165,7 +169,7 @@ def lint_to_sarif(
 ) -> dict[str, Any]:
     """A SARIF log with one run of the ``toolscore-mcp`` driver, lint issues only."""
     rule_ids = _lint_rule_ids(issues)
-    uri = artifact or f"mcp-server/{server_name or 'server'}"
+    uri = artifact or None
     return _log(
         _lint_rules(issues, rule_ids),
         _lint_results(issues, rule_ids, uri, server_name),
@@ -219,7 +223,7 @@ def _scenario_message(result: ScenarioResult) -> str:
 
 
 def _scenario_result(
-    result: ScenarioResult, rule_id: str, rule_index: int, uri: str, server_name: str
+    result: ScenarioResult, rule_id: str, rule_index: int, uri: str | None, server_name: str
 ) -> dict[str, Any]:
     scenario = result.scenario
     properties = {
@@ -258,7 +262,7 @@ def scorecard_to_sarif(
     to whoever reads the log.
     """
     server_name = card.server.name
-    uri = artifact or f"mcp-server/{server_name or 'server'}"
+    uri = artifact or None
     lint_ids = _lint_rule_ids(card.lint)
     rules = _lint_rules(card.lint, lint_ids)
     results = _lint_results(card.lint, lint_ids, uri, server_name)
@@ -313,7 +317,7 @@ def scorecard_to_sarif(
 
 
 def _conformance_result(
-    finding: ConformanceFinding, rule_id: str, rule_index: int, uri: str, server_name: str
+    finding: ConformanceFinding, rule_id: str, rule_index: int, uri: str | None, server_name: str
 ) -> dict[str, Any]:
     """One conformance finding (not part of the score: a warning unless it is an error)."""
     text = finding.message if not finding.fix else f"{finding.message} Fix: {finding.fix}"

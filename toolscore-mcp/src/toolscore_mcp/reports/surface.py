@@ -11,11 +11,25 @@ from typing import TYPE_CHECKING, Any
 from toolscore_mcp.checks.provider_compat import PROVIDERS, incompatible_count
 from toolscore_mcp.checks.results import edge_outcome, edge_outcome_counts
 from toolscore_mcp.grading.scorecard import MCPScorecard
+from toolscore_mcp.model import FixSuggestion
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["print_surface", "surface_markdown", "surface_to_json"]
+__all__ = [
+    "FIX_COMPATIBILITY",
+    "compatibility_fixes",
+    "edge_text",
+    "print_surface",
+    "report_fixes",
+    "surface_markdown",
+    "surface_to_json",
+]
+
+FIX_COMPATIBILITY = (
+    "Rename the tool or simplify its input schema to the provider's rules (see Provider "
+    "compatibility): a client that hands this server's tools to that provider's model fails."
+)
 
 _STATUS = {"pass": "pass", "fail": "FAIL", "not-applicable": "n/a", "not-run": "not run"}
 _TOP_TOOLS = 5
@@ -27,6 +41,45 @@ def _edge_line(card: MCPScorecard) -> str:
         f"{counts['is-error']} isError results, {counts['protocol-error']} protocol errors, "
         f"{counts['accepted']} silently accepted, {counts['crash']} crashes"
     )
+
+
+def edge_text(card: MCPScorecard) -> str:
+    """``edge 100%``, saying how many bad inputs were accepted silently when any were.
+
+    A server that answers bad input without ``isError`` keeps its edge score (the call did
+    not crash), but the rate alone would read as full resilience.
+    """
+    text = f"edge {card.edge_resilience_rate:.0%}"
+    counts = edge_outcome_counts(card.results)
+    accepted, total = counts["accepted"], sum(counts.values())
+    if accepted:
+        text += f" ({accepted} of {total} bad inputs accepted silently)"
+    return text
+
+
+def compatibility_fixes(card: MCPScorecard) -> list[FixSuggestion]:
+    """One issue per provider whose function calling refuses some tool (last in the list)."""
+    rows = card.compatibility()
+    fixes = []
+    for provider, refused in incompatible_count(rows).items():
+        if not refused:
+            continue
+        first = next(row for row in rows if not row.accepted(provider))
+        if refused == len(rows):
+            who = "every tool" if refused > 1 else first.tool
+        else:
+            who = first.tool if refused == 1 else f"{refused} of {len(rows)} tools"
+        reason = first.problems[provider][0]
+        if who != first.tool:
+            reason = f"{first.tool}: {reason}"
+        problem = f"refused by {provider} function calling ({reason})"
+        fixes.append(FixSuggestion(who, problem, FIX_COMPATIBILITY, 3))
+    return fixes
+
+
+def report_fixes(card: MCPScorecard) -> list[FixSuggestion]:
+    """The issues a report lists: the scorecard's ranked fixes, then provider refusals."""
+    return [*card.fixes(), *compatibility_fixes(card)]
 
 
 def _lock_line(card: MCPScorecard) -> str:
