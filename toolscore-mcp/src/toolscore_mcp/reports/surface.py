@@ -58,11 +58,14 @@ def edge_text(card: MCPScorecard) -> str:
 
 
 def compatibility_fixes(card: MCPScorecard) -> list[FixSuggestion]:
-    """One issue per provider whose function calling refuses some tool (last in the list)."""
+    """One issue per provider whose function calling refuses every tool (last in the list):
+    the server cannot be used with that provider at all. Partial refusals are listed in the
+    provider compatibility section; as issues they would stand under nearly every server,
+    since the providers' schema rules contradict each other."""
     rows = card.compatibility()
     fixes = []
     for provider, refused in incompatible_count(rows).items():
-        if not refused:
+        if not refused or refused != len(rows):
             continue
         first = next(row for row in rows if not row.accepted(provider))
         if refused == len(rows):
