@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCE_TREES = sorted([*ROOT.glob("*/src"), *ROOT.glob("plugins/*/src")])
 #: The host: the only place allowed to touch ``.hook.`` directly.
 HOST = ROOT / "toolscore-core" / "src" / "toolscore" / "plugins"
-DIRECT_HOOK = re.compile(r"\.hook\.")
+DIRECT_HOOK = re.compile(r"\.hook\b")
 
 
 def direct_hook_calls(path: Path) -> list[str]:

@@ -65,8 +65,7 @@ def add_mcp_hookspecs(pm: Any) -> None:
     """
     from toolscore_mcp import hookspecs
 
-    caller = getattr(pm.hook, "toolscore_mcp_register_lint_rules", None)
-    if caller is None or not caller.has_spec():
+    if not pm.has_hookspec("toolscore_mcp_register_lint_rules"):
         pm.add_hookspecs(hookspecs)
 
 

@@ -313,6 +313,12 @@ class ToolscorePluginManager(pluggy.PluginManager):
                 return str(answer)
         return None
 
+    def has_hookspec(self, hook_name: str) -> bool:
+        """Whether a spec for ``hook_name`` has been added (a distribution's own hooks are
+        added when it loads); implementations alone do not count."""
+        caller = getattr(self.hook, hook_name, None)
+        return caller is not None and caller.has_spec()
+
     def call_each(
         self,
         hook_name: str,

@@ -214,7 +214,7 @@ def _extra_scenarios(tools: Sequence[MCPToolDef], pm: Any) -> list[Scenario]:
     that raises is recorded by the manager (named on stderr, skipped in this hook for the
     rest of the run) and the other plugins' scenarios still run.
     """
-    if pm is None or not hasattr(pm.hook, "toolscore_mcp_extra_scenarios"):
+    if pm is None or not pm.has_hookspec("toolscore_mcp_extra_scenarios"):
         return []
     extra: list[Scenario] = []
     for tool in tools:
