@@ -283,6 +283,7 @@ def test_every_agentevals_case_is_translated() -> None:
     assert len(_agentevals_verdicts()) == 64
 
 
+@pytest.mark.requires("toolscore_providers")  # the cases are OpenAI chat messages
 @pytest.mark.parametrize(
     ("name", "mode", "policy", "actual", "expected", "verdict", "overrides"),
     _agentevals_verdicts(),
@@ -300,6 +301,7 @@ def test_agentevals_case(
     got = match_trajectory(expected, actual, mode=mode, args=policy, args_overrides=overrides)
     assert bool(got) is verdict, got.reason
 
+@pytest.mark.requires("toolscore_providers")  # provider payloads
 
 def test_strict_batch_order_was_the_disagreement() -> None:
     """The two verdicts that used to differ (this case, sync and async): a parallel batch in

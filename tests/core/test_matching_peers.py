@@ -50,6 +50,7 @@ def _calls(*pairs: tuple[str, dict[str, Any]]) -> list[dict[str, Any]]:
 # -- 1. payloads and gold steps ----------------------------------------------------------------
 
 
+@pytest.mark.requires("toolscore_providers")  # provider payloads
 @pytest.mark.parametrize(
     "payload",
     [_openai([SF], [CLOCK]), {"messages": _openai([SF], [CLOCK])}, _anthropic([SF], [CLOCK])],
@@ -61,6 +62,7 @@ def test_any_payload_evaluate_reads(payload: Any) -> None:
     assert match_trajectory(gold, payload)
     assert not match_trajectory(_calls(CLOCK, SF), payload)
 
+@pytest.mark.requires("toolscore_providers")  # provider payloads
 
 def test_raw_completion_is_read() -> None:
     completion = {"object": "chat.completion", "choices": [{"index": 0, "message": {
@@ -124,6 +126,7 @@ def test_any_order_in_a_gold_file_under_strict(tmp_path: Path) -> None:
 # -- 3. strict and parallel calls --------------------------------------------------------------
 
 
+@pytest.mark.requires("toolscore_providers")  # provider payloads
 @pytest.mark.parametrize("build", [_openai, _anthropic], ids=["openai", "anthropic"])
 def test_extractors_record_the_message_of_each_call(build: Any) -> None:
     calls = calls_from_payload(build([SF, LONDON], [CLOCK]))
@@ -131,6 +134,7 @@ def test_extractors_record_the_message_of_each_call(build: Any) -> None:
     assert calls[2].metadata["message"] != calls[0].metadata["message"]
 
 
+@pytest.mark.requires("toolscore_providers")  # provider payloads
 @pytest.mark.parametrize("build", [_openai, _anthropic], ids=["openai", "anthropic"])
 def test_strict_takes_a_batch_in_any_order(build: Any) -> None:
     gold = _calls(LONDON, SF, CLOCK)
@@ -145,6 +149,7 @@ def test_strict_takes_a_batch_in_any_order(build: Any) -> None:
 def test_plain_lists_keep_strict_order() -> None:
     assert not match_trajectory(_calls(LONDON, SF), _calls(SF, LONDON))
 
+@pytest.mark.requires("toolscore_providers")  # provider payloads
 
 def test_both_sides_with_messages_need_the_same_batches() -> None:
     expected = calls_from_payload(_openai([LONDON, SF]))
@@ -156,6 +161,7 @@ def test_both_sides_with_messages_need_the_same_batches() -> None:
 
 # -- 4. in_order -------------------------------------------------------------------------------
 
+@pytest.mark.requires("toolscore_providers")  # provider payloads
 
 def test_in_order_allows_calls_between_but_not_reordering() -> None:
     gold = _calls(SF, CLOCK)
