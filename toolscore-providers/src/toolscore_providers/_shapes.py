@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from contextvars import ContextVar
 from typing import Any
 
 from toolscore_providers._common import class_name, get, has, is_list, items, module_root, sample
@@ -76,14 +77,19 @@ def _tool_call_tags(entry: Any, out: set[str]) -> None:
         out.add("langchain_calls")
 
 
+_LANGCHAIN = frozenset({"langchain"})
+_CLAUDE_SDK = frozenset({"claude_sdk"})
+
+
 def tags(message: Any) -> frozenset[str]:
     """What a message looks like: a set of style tags (empty for non-messages)."""
     out: set[str] = set()
-    root = module_root(message)
-    if root in ("langchain_core", "langchain"):
-        return frozenset({"langchain"})
-    if root == "claude_agent_sdk":
-        return frozenset({"claude_sdk"})
+    if type(message) is not dict:
+        root = module_root(message)
+        if root in ("langchain_core", "langchain"):
+            return _LANGCHAIN
+        if root == "claude_agent_sdk":
+            return _CLAUDE_SDK
     role = get(message, "role")
     kind = get(message, "type")
     content = get(message, "content")
@@ -103,7 +109,7 @@ def tags(message: Any) -> frozenset[str]:
         if (
             kind in LANGCHAIN_TYPES
             and role is None
-            and (get(message, "content") is not None or isinstance(get(message, "data"), dict))
+            and (content is not None or isinstance(get(message, "data"), dict))
         ):
             out.add("langchain")
         if (
@@ -172,8 +178,29 @@ def tally(values: Iterable[Any]) -> Counter[str]:
     return counts
 
 
+#: The memo of the detection running now (a :class:`toolscore.extraction.Probe`'s), set by
+#: ``FormatAdapter.rate`` while one format rates a payload; ``None`` outside detection.
+MEMO: ContextVar[dict[Any, Any] | None] = ContextVar("toolscore_providers_memo", default=None)
+
+
 def message_tally(values: list[Any]) -> Counter[str]:
-    return tally(sample(values))
+    """:func:`tally` of the items a confidence check looks at (read-only: it may be shared).
+
+    Within one detection every format asks for the tally of the same messages; the first
+    computes it and the others read it from the detection's memo. The key is the identity of
+    each item, and the entry keeps the items alive, so no other list can take their ids while
+    the memo lives.
+    """
+    window = sample(values)
+    memo = MEMO.get()
+    if memo is None:
+        return tally(window)
+    key = ("tally", *map(id, window))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = (window, tally(window))
+    counts: Counter[str] = found[1]
+    return counts
 
 
 def mostly_messages(counts: Counter[str]) -> bool:
