@@ -137,3 +137,32 @@ def test_direct_hook_call_uses_the_process_wide_manager(
 ) -> None:
     assert only_builtins.detect_format([{"name": "x"}]) == "custom"
     assert detect([{"tool": "x"}]) == "canonical"
+
+
+def test_extractors_with_rate_share_one_probe(builtin_pm: ToolscorePluginManager) -> None:
+    seen: list[Any] = []
+
+    class Rated(FixedExtractor):
+        def rate(self, probe: Any) -> float:
+            seen.append(probe)
+            probe.memo[self.name] = True
+            return self.confidence(probe.payload)
+
+    builtin_pm.register(
+        ExtractorPlugin(
+            ExtractorSpec(name="r1", factory=lambda: Rated("r1", 0.4)),
+            ExtractorSpec(name="r2", factory=lambda: Rated("r2", 0.6)),
+            spec("plain", 0.5),  # confidence only: still asked
+        ),
+        name="rated",
+    )
+    payload = {"marker": 1}
+    assert rank_formats(payload, builtin_pm.get_extractors()) == [
+        (0.6, "r2"),
+        (0.5, "plain"),
+        (0.4, "r1"),
+    ]
+    assert len(seen) == 2
+    assert seen[0] is seen[1]
+    assert seen[0].payload is payload
+    assert seen[0].memo == {"r1": True, "r2": True}

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from providers_support import EXTRACTORS
+from providers_support import EXTRACTORS, FIXTURES, load_fixture
 from toolscore.errors import InputError
+from toolscore.extraction import Probe
 from toolscore.model import ToolCall
 
 #: Keys every format looks for, so that random documents reach deep into the readers.
@@ -214,3 +215,24 @@ def test_any_list_is_read_or_rejected_cleanly(name: str, payload: list[Any]) -> 
 @pytest.mark.parametrize("payload", [None, 0, 1.5, "text", True, [], {}, [[]], [None], [{}]])
 def test_scalars_and_empty_containers(name: str, payload: Any) -> None:
     _check(name, payload)
+
+
+def _rated_together(payload: Any) -> None:
+    """Every format rating one payload through one shared probe (what detection does) gives
+    what each gives alone: the shared description of the messages is never another's."""
+    alone = {name: extractor.confidence(payload) for name, extractor in EXTRACTORS.items()}
+    probe = Probe(payload)
+    together = {name: extractor.rate(probe) for name, extractor in EXTRACTORS.items()}
+    assert together == alone
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(payload=json_values | st.lists(json_values, min_size=1, max_size=8))
+def test_a_shared_probe_rates_as_confidence_does(payload: Any) -> None:
+    _rated_together(payload)
+    _rated_together({"messages": payload})
+
+
+@pytest.mark.parametrize("fixture", sorted(p.name for p in FIXTURES.glob("*.json")))
+def test_a_shared_probe_rates_every_fixture_as_confidence_does(fixture: str) -> None:
+    _rated_together(load_fixture(fixture))

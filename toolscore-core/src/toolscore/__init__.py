@@ -17,9 +17,8 @@ import types
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from toolscore._markers import hookimpl, hookspec
-
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from toolscore._markers import hookimpl, hookspec
     from toolscore.assertions import (
         ToolScoreAssertionError,
         assert_tools,
@@ -54,6 +53,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
 
 #: Public name -> module that defines it. Resolved lazily by ``__getattr__``.
 _LAZY: dict[str, str] = {
+    # the pluggy markers: pluggy is imported when a plugin (or the plugin manager) needs it
+    "hookimpl": "toolscore._markers",
+    "hookspec": "toolscore._markers",
     "evaluate": "toolscore.evaluation",
     "evaluate_trace": "toolscore.evaluation",
     "assert_tools": "toolscore.assertions",

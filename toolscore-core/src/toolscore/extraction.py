@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AmbiguousFormatError",
+    "Probe",
     "calls_from_document",
     "calls_from_payload",
     "calls_with",
@@ -140,12 +141,38 @@ def resolve_format(name: str, registry: Registry[ExtractorSpec]) -> str:
 # -- detecting a format ----------------------------------------------------------------------
 
 
+class Probe:
+    """One payload being rated by every extractor, and a memo the extractors share.
+
+    An extractor may offer ``rate(probe) -> float`` next to ``confidence(payload)``: detection
+    then calls ``rate`` with the one probe of the payload, so that what several extractors
+    would each compute (a description of the payload's messages, say) is computed by the first
+    and read from ``memo`` by the others. ``memo`` is theirs to key as they like; it lives for
+    one detection only, so a payload changed between two calls is never described stale.
+    Extractors without ``rate`` are asked ``confidence(payload)`` as before.
+    """
+
+    __slots__ = ("memo", "payload")
+
+    def __init__(self, payload: Any) -> None:
+        self.payload = payload
+        self.memo: dict[Any, Any] = {}
+
+
+def _rating(extractor: Extractor, probe: Probe) -> float:
+    rate = getattr(extractor, "rate", None)
+    if rate is not None:
+        return float(rate(probe))
+    return float(extractor.confidence(probe.payload))
+
+
 def rank_formats(payload: Any, registry: Registry[ExtractorSpec]) -> list[tuple[float, str]]:
     """Every extractor's positive confidence for ``payload``, best first (ties by name)."""
     ranked: list[tuple[float, str]] = []
+    probe = Probe(payload)
     for name in registry.names():
         try:
-            score = float(extractor_for(registry, name).confidence(payload))
+            score = _rating(extractor_for(registry, name), probe)
         except Exception:  # a plugin's rating must never break detection
             continue
         if score > 0.0:

@@ -79,7 +79,9 @@ def toolscore_register_extractors() -> Iterable[ExtractorSpec]:
 
     Called the first time a payload must be auto-detected, a ``format=`` name resolved, or a
     ``toolscore.from_<name>`` helper looked up. Each factory builds an object with
-    ``confidence(payload) -> float`` and ``extract(payload) -> list[ToolCall]``.
+    ``confidence(payload) -> float`` and ``extract(payload) -> list[ToolCall]``; it may also
+    offer ``rate(probe) -> float``, the same rating read from a shared
+    :class:`toolscore.extraction.Probe`, which detection then calls instead of ``confidence``.
 
     :returns: An iterable of extractor specs.
 

@@ -30,7 +30,12 @@ class Extractor(Protocol):
     """Reads tool calls from one provider's or framework's payload."""
 
     def confidence(self, payload: Any) -> float:
-        """How sure this extractor is that ``payload`` is its format: 0.0 (not mine) to 1.0."""
+        """How sure this extractor is that ``payload`` is its format: 0.0 (not mine) to 1.0.
+
+        Optionally, an extractor also defines ``rate(probe)``: the same rating, given a
+        :class:`toolscore.extraction.Probe` whose ``memo`` every extractor of one detection
+        shares. Detection calls ``rate`` when it exists, ``confidence`` otherwise.
+        """
         ...
 
     def extract(self, payload: Any) -> list[ToolCall]:

@@ -14,12 +14,16 @@ in a fixed order, so a seed always gives the same values (reordering the draws c
 from __future__ import annotations
 
 import math
-import random
 import re
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from toolscore.limits import capped_length
+
+if (
+    TYPE_CHECKING
+):  # the caller's generator is only annotated here; ``toolscore --help`` skips random
+    import random
 
 _D = TypeVar("_D")
 

@@ -3,7 +3,9 @@
 A format module (``openai.py``, ``gemini.py``, ...) holds only what is specific to its
 format: ``FORMAT`` (its name), ``confidence(payload)`` and ``extract(payload)``. The
 plumbing every format needs is here, once: the :class:`toolscore.protocols.Extractor`
-shape, and malformed items reported with their JSON path (:func:`~._common.located`).
+shape, malformed items reported with their JSON path (:func:`~._common.located`), and
+``rate(probe)``, the fast path of detection: every format rates the payload against the one
+description of its messages that the first format to need it computed.
 ``plugin.py`` builds one adapter per format the first time toolscore needs that format.
 """
 
@@ -14,6 +16,7 @@ from typing import Any, Protocol
 
 from toolscore.model import ToolCall
 
+from toolscore_providers import _shapes
 from toolscore_providers._common import located
 
 __all__ = ["FormatAdapter", "FormatModule"]
@@ -38,6 +41,15 @@ class FormatAdapter:
         self.name: str = module.FORMAT
         self.confidence: Callable[[Any], float] = module.confidence
         self.extract: Callable[[Any], list[ToolCall]] = located(module.extract)
+
+    def rate(self, probe: Any) -> float:
+        """``confidence(probe.payload)``, with the descriptions of messages that the other
+        formats of this detection already computed (``probe.memo``, see ``_shapes.described``)."""
+        token = _shapes.MEMO.set(probe.memo)
+        try:
+            return self.confidence(probe.payload)
+        finally:
+            _shapes.MEMO.reset(token)
 
     def __repr__(self) -> str:
         return f"FormatAdapter({self.name!r})"

@@ -57,6 +57,12 @@ def get(obj: Any, *names: str, default: Any = None) -> Any:
 
     Works on dicts (JSON) and SDK objects alike. Lists, strings and numbers have no fields.
     """
+    if type(obj) is dict:  # decoded JSON, the common case: no ABC check
+        for name in names:
+            value = obj.get(name)
+            if value is not None:
+                return value
+        return default
     if isinstance(obj, Mapping):
         for name in names:
             value = obj.get(name)
@@ -83,7 +89,7 @@ def text(obj: Any, *names: str) -> str | None:
 
 def has(obj: Any, name: str) -> bool:
     """Whether ``obj`` carries ``name`` as a key or an attribute (even when it is None)."""
-    if isinstance(obj, Mapping):
+    if type(obj) is dict or isinstance(obj, Mapping):
         return name in obj
     if obj is None or isinstance(obj, (str, bytes, int, float, list, tuple)):
         return False

@@ -10,7 +10,9 @@ ratings stay consistent with each other.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from contextvars import ContextVar
+from functools import partial
 from typing import Any
 
 from toolscore_providers._common import class_name, get, has, is_list, items, module_root, sample
@@ -76,17 +78,26 @@ def _tool_call_tags(entry: Any, out: set[str]) -> None:
         out.add("langchain_calls")
 
 
+_LANGCHAIN = frozenset({"langchain"})
+_CLAUDE_SDK = frozenset({"claude_sdk"})
+
+
 def tags(message: Any) -> frozenset[str]:
     """What a message looks like: a set of style tags (empty for non-messages)."""
     out: set[str] = set()
-    root = module_root(message)
-    if root in ("langchain_core", "langchain"):
-        return frozenset({"langchain"})
-    if root == "claude_agent_sdk":
-        return frozenset({"claude_sdk"})
-    role = get(message, "role")
-    kind = get(message, "type")
-    content = get(message, "content")
+    field: Callable[[str], Any]
+    if type(message) is dict:  # decoded JSON: read its keys directly
+        field = message.get
+    else:
+        root = module_root(message)
+        if root in ("langchain_core", "langchain"):
+            return _LANGCHAIN
+        if root == "claude_agent_sdk":
+            return _CLAUDE_SDK
+        field = partial(get, message)
+    role = field("role")
+    kind = field("type")
+    content: Any = field("content")
     if isinstance(role, str) and role in LANGCHAIN_ROLES:
         # LangChain's own role names in message dicts ({"role": "ai"}), as
         # convert_to_messages accepts them.
@@ -97,39 +108,39 @@ def tags(message: Any) -> frozenset[str]:
             out.add("openai" if role != "system" or isinstance(content, str) else "role")
         if role == "model":
             out.add("gemini")
-    if get(message, "lc") is not None and is_list(get(message, "id")):
+    if field("lc") is not None and is_list(field("id")):
         out.add("langchain")
     elif isinstance(kind, str):
         if (
             kind in LANGCHAIN_TYPES
             and role is None
-            and (get(message, "content") is not None or isinstance(get(message, "data"), dict))
+            and (content is not None or isinstance(field("data"), dict))
         ):
             out.add("langchain")
         if (
             kind in CLAUDE_SDK_TYPES
             and role is None
             and (
-                get(message, "message") is not None
+                field("message") is not None
                 or (
                     kind in ("system", "result")
-                    and get(message, "session_id", "subtype") is not None
+                    and (field("session_id") is not None or field("subtype") is not None)
                 )
             )
         ):
             out.add("claude_sdk")
     elif class_name(message) in ("AIMessage", "HumanMessage", "ToolMessage", "SystemMessage"):
         out.add("langchain")
-    elif isinstance(get(message, "subtype"), str) and (
-        isinstance(get(message, "data"), dict) or get(message, "session_id") is not None
+    elif isinstance(field("subtype"), str) and (
+        isinstance(field("data"), dict) or field("session_id") is not None
     ):
         # Claude Agent SDK system and result messages (dataclasses.asdict form).
         out.add("claude_sdk")
-    for entry in items(get(message, "tool_calls")):
+    for entry in items(field("tool_calls")):
         _tool_call_tags(entry, out)
-    if get(message, "function_call") is not None and role is not None:
+    if field("function_call") is not None and role is not None:
         out.add("openai")
-    if role == "tool" and get(message, "tool_call_id") is not None:
+    if role == "tool" and field("tool_call_id") is not None:
         out.add("openai")
     if is_list(content):
         for block in content[:50]:
@@ -142,17 +153,17 @@ def tags(message: Any) -> frozenset[str]:
                 and get(block, "id") is not None
             ) or (_block_type(block) is None and get(block, "tool_use_id") is not None):
                 out.add("claude_sdk")
-    parts = get(message, "parts")
+    parts: Any = field("parts")
     if is_list(parts):
-        if (
-            isinstance(get(message, "kind"), str) and get(message, "kind") in PYDANTIC_AI_KINDS
-        ) or any(get(p, "part_kind") is not None for p in parts[:50]):
+        if (isinstance(field("kind"), str) and field("kind") in PYDANTIC_AI_KINDS) or any(
+            get(p, "part_kind") is not None for p in parts[:50]
+        ):
             out.add("pydantic_ai")
         else:
             out.add("gemini")
     if (
         not out.intersection({"claude_sdk", "langchain"})
-        and get(message, "model") is not None
+        and field("model") is not None
         and has(message, "parent_tool_use_id")
         and is_list(content)
     ):
@@ -172,8 +183,29 @@ def tally(values: Iterable[Any]) -> Counter[str]:
     return counts
 
 
+#: The memo of the detection running now (a :class:`toolscore.extraction.Probe`'s), set by
+#: ``FormatAdapter.rate`` while one format rates a payload; ``None`` outside detection.
+MEMO: ContextVar[dict[Any, Any] | None] = ContextVar("toolscore_providers_memo", default=None)
+
+
 def message_tally(values: list[Any]) -> Counter[str]:
-    return tally(sample(values))
+    """:func:`tally` of the items a confidence check looks at (read-only: it may be shared).
+
+    Within one detection every format asks for the tally of the same messages; the first
+    computes it and the others read it from the detection's memo. The key is the identity of
+    each item, and the entry keeps the items alive, so no other list can take their ids while
+    the memo lives.
+    """
+    window = sample(values)
+    memo = MEMO.get()
+    if memo is None:
+        return tally(window)
+    key = ("tally", *map(id, window))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = (window, tally(window))
+    counts: Counter[str] = found[1]
+    return counts
 
 
 def mostly_messages(counts: Counter[str]) -> bool:

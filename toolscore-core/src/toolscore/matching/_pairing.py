@@ -135,6 +135,9 @@ def pair_tool(
     """A maximum set of compatible ``(expected index, actual index)`` pairs for one tool."""
     if not expected or not actual:
         return []
+    if len(expected) == 1 and len(actual) == 1:  # the usual case: one call of the tool each
+        (i, want), (j, got) = expected[0], actual[0]
+        return [(i, j)] if rule.accepts(want.args, got.actual_args, strict=strict) else []
     keyf = key_function(strict)
     exp_members, exp_reps = _group([(i, c.args) for i, c in expected], rule)
     act_members, act_reps = _group([(j, c.actual_args) for j, c in actual], rule)
