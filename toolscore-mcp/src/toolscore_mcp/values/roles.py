@@ -30,6 +30,8 @@ _CREATE = frozenset(
 #: Verbs that open or load something the other tools then act on (a session from a file, a
 #: project from a folder, a connection): these run with the creators.
 _OPEN = frozenset({"open", "load", "connect", "begin", "start", "launch", "request", "plan"})
+#: A description's first word that says the tool makes a thing ("Register a new request").
+_MAKES = frozenset({"create", "register", "new", "init", "initialize", "generate", "allocate"})
 #: Verbs that change or open what exists: these run after the creators, before readers.
 _PRODUCE = _CREATE | frozenset(
     {"open", "start", "launch", "append", "clone", "commit", "push", "set", "begin", "connect",
@@ -68,7 +70,7 @@ def _leading_verb(tool: MCPToolDef) -> str:
     word = words[0]
     for ending in ("ies", "es", "s"):
         stem = word[: -len(ending)] + ("y" if ending == "ies" else "")
-        if word.endswith(ending) and (stem in _PRODUCE or stem in _OPEN or stem in _DESTROY):
+        if word.endswith(ending) and (stem in _PRODUCE or stem in _OPEN or stem in _MAKES):
             return stem
     return word
 
@@ -92,7 +94,7 @@ def tool_phase(tool: MCPToolDef) -> int:
         if any(token in _PRODUCE or token in _DESTROY for token in name_tokens(tool.name)):
             return 2
         verb = _leading_verb(tool)
-        return 0 if verb in _CREATE or verb in _OPEN else 2
+        return 0 if verb in _MAKES or verb in _OPEN else 2
     return 0 if any(token in _CREATE or token in _OPEN for token in tokens) else 1
 
 
