@@ -51,7 +51,8 @@ def test_ids_a_tool_returned_reach_the_tools_that_need_them(pm: ToolscorePluginM
     assert first.scenario.arguments["requestId"].startswith("req-")
     assert first.scenario.evidence["requestId"] == "harvested"
     done = [r for r in happy(card, "mark_task_done") if r.verdict == "pass"]
-    assert done and done[0].scenario.arguments["taskId"].startswith("task-")
+    assert done
+    assert done[0].scenario.arguments["taskId"].startswith("task-")
     ids = [
         value
         for result in card.results
@@ -59,7 +60,8 @@ def test_ids_a_tool_returned_reach_the_tools_that_need_them(pm: ToolscorePluginM
         for name, value in result.scenario.arguments.items()
         if name.endswith("Id")
     ]
-    assert ids and not any("sample" in str(value) for value in ids)
+    assert ids
+    assert not any("sample" in str(value) for value in ids)
 
 
 def test_a_workbook_is_opened_before_and_closed_after_the_tools_that_act_on_it(
@@ -95,7 +97,8 @@ def test_a_repair_never_sets_a_path_to_a_word_of_the_hint(pm: ToolscorePluginMan
         for arguments in [result.scenario.arguments, *(a.arguments for a in result.attempts)]
     ]
     assert sent
-    assert "before" not in sent and "after" not in sent
+    assert "before" not in sent
+    assert "after" not in sent
     assert all("/" in str(path) for path in sent)
 
 
@@ -108,7 +111,9 @@ def test_tools_that_open_load_or_register_run_first_and_container_destroyers_las
     planning = _tool("request_planning", "Register a new user request and plan its tasks.")
     loader = _tool("load_session", "Load a session from a file.")
     reader = _tool("get_report", "Return the report.")
-    assert tool_phase(planning) == 0 and tool_phase(loader) == 0 and tool_phase(reader) == 2
+    assert tool_phase(planning) == 0
+    assert tool_phase(loader) == 0
+    assert tool_phase(reader) == 2
     sheet = {"path": {"type": "string"}, "sheet": {"type": "string"}}
     tools = [
         _tool("delete_sheet", "", sheet),
