@@ -2,9 +2,10 @@
 
 Tools run in phases by what they do to state (:mod:`toolscore_mcp.values.roles`): creators and
 openers, other producers, readers that need no arguments (listings), the other readers and
-modifiers, destroyers, and last the destroyers of things the other destroyers act on. Before each phase its tools' argument sets are
-built from evidence (:mod:`toolscore_mcp.values.synthesizer`), so readers see the ids and names the
-producers returned (:mod:`toolscore_mcp.values.harvest`). Within a phase calls run concurrently.
+modifiers, destroyers, and last the destroyers of things the other destroyers act on. Before
+each phase its tools' argument sets are built from evidence
+(:mod:`toolscore_mcp.values.synthesizer`), so readers see the ids and names the producers
+returned (:mod:`toolscore_mcp.values.harvest`) and destroyers remove what the run made. Within a phase calls run concurrently.
 After a phase, each tool that has no passing call and whose rejection carried a hint is
 repaired and called again, at most :data:`MAX_REPAIRS` times (:mod:`toolscore_mcp.values.repair`).
 Edge cases run last, built on each tool's first happy-path arguments.
