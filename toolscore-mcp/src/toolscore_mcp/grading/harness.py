@@ -298,7 +298,15 @@ async def grade_server(
         skipped_names = {name for name, _ in skipped}
         runnable = [tool for tool in tools if tool.name not in skipped_names]
         campaign = _campaign(
-            server, runnable, providers, discovered, recorded, sandbox, planned, options
+            server,
+            runnable,
+            providers,
+            discovered,
+            recorded,
+            sandbox,
+            planned,
+            options,
+            placement.target.command,
         )
         results = await campaign.run(_extra_scenarios(runnable, pm))
         results = await establish_evidence(
@@ -450,9 +458,11 @@ def _campaign(
     sandbox: LazySandbox | None,
     planned: dict[str, list[Scenario]],
     options: TestOptions,
+    server_command: Sequence[str] = (),
 ) -> Campaign:
     """The run's campaign over the runnable tools: the synthesis context (sandbox, values
     discovered from listings, the recorded session) and the options' limits."""
+    from toolscore_mcp.values.command_line import command_line_paths
     from toolscore_mcp.values.harvest import Harvest
     from toolscore_mcp.values.providers import SynthesisContext
 
@@ -462,6 +472,7 @@ def _campaign(
         roots=discovered.roots,
         harvested=Harvest(),
         recorded=recorded,
+        paths=command_line_paths(server_command),
     )
     return Campaign(
         server=server,

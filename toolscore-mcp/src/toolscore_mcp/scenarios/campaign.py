@@ -1,9 +1,11 @@
 """The happy-path campaign: who is called when, with what, and how rejections are repaired.
 
-Tools run in phases by what they do to state (:mod:`toolscore_mcp.values.roles`): creators, other
-producers, readers and modifiers, destroyers. Before each phase its tools' argument sets are
-built from evidence (:mod:`toolscore_mcp.values.synthesizer`), so readers see the ids and names the
-producers returned (:mod:`toolscore_mcp.values.harvest`). Within a phase calls run concurrently.
+Tools run in phases by what they do to state (:mod:`toolscore_mcp.values.roles`): creators and
+openers, other producers, readers that need no arguments (listings), the other readers and
+modifiers, destroyers, and last the destroyers of things the other destroyers act on. Before
+each phase its tools' argument sets are built from evidence
+(:mod:`toolscore_mcp.values.synthesizer`), so readers see the ids and names the producers
+returned (:mod:`toolscore_mcp.values.harvest`) and destroyers remove what the run made. Within a phase calls run concurrently.
 After a phase, each tool that has no passing call and whose rejection carried a hint is
 repaired and called again, at most :data:`MAX_REPAIRS` times (:mod:`toolscore_mcp.values.repair`).
 Edge cases run last, built on each tool's first happy-path arguments.
@@ -27,9 +29,10 @@ from toolscore_mcp.client.content import content_to_text
 from toolscore_mcp.model import Attempt, MCPToolDef, Scenario, ScenarioResult, SetupCall
 from toolscore_mcp.scenarios.runner import ServerHandle, run_scenarios
 from toolscore_mcp.scenarios.safety import absolute_paths, destructive_refusal
+from toolscore_mcp.values.meaning import path_kind, wants_new_path
 from toolscore_mcp.values.providers import SynthesisContext, ValueProviderSpec
 from toolscore_mcp.values.repair import repair_arguments
-from toolscore_mcp.values.roles import is_destructive, tool_phase
+from toolscore_mcp.values.roles import is_destructive, run_order, tool_nouns, tool_phase
 from toolscore_mcp.values.synthesizer import ToolSynthesizer
 
 __all__ = ["MAX_REPAIRS", "Campaign"]
@@ -81,9 +84,9 @@ class Campaign:
 
     async def run(self, extra: Sequence[Scenario] = ()) -> list[ScenarioResult]:
         """Every phase, the repairs, then the edge cases and plugin scenarios."""
-        phases: dict[int, list[MCPToolDef]] = {}
+        phases: dict[tuple[int, int], list[MCPToolDef]] = {}
         for tool in self.tools:
-            phases.setdefault(tool_phase(tool), []).append(tool)
+            phases.setdefault(run_order(tool, self.tools), []).append(tool)
         edge_count = 3 if self.edge_cases else 0
         self._total = len(self.tools) * (max(self.cases, 1) + edge_count) + len(extra)
         results: list[ScenarioResult] = []
@@ -251,14 +254,30 @@ class Campaign:
                 self.server, [scenario], self._by_name, timeout=self.timeout, concurrency=1
             )
             if current.verdict == "pass":
-                for name in arguments:
-                    if evidence.get(name) == "repair":
-                        self.context.learned.setdefault(name, arguments[name])
+                self._learn(tool, arguments, evidence)
             if current.category != "rejected-input":
                 break
         if not attempts:
             return result
         return attrs.evolve(current, attempts=tuple(attempts))
+
+    def _learn(
+        self, tool: MCPToolDef, arguments: Mapping[str, Any], evidence: Mapping[str, str]
+    ) -> None:
+        """What a repaired call that passed taught: the value for every parameter of that
+        name, and a folder, repository or database path for every later path of its kind."""
+        synthesizer = self.synthesizer(tool)
+        for name, value in arguments.items():
+            if evidence.get(name) != "repair" or name not in synthesizer.properties:
+                continue
+            self.context.learned.setdefault(name, value)
+            kind = path_kind(synthesizer.parameter(name))
+            suffix = Path(value).suffix if kind == "file" and isinstance(value, str) else ""
+            if suffix:
+                # "must point to an Excel file": every later file of that name is one.
+                self.context.paths.setdefault(f"extension:{name}", suffix.lower())
+            if kind in ("repository", "database", "directory") and isinstance(value, str):
+                self.context.paths.setdefault(kind, value)
 
     # -- harvest -----------------------------------------------------------------------------
 
@@ -272,12 +291,23 @@ class Campaign:
         tool = self._by_name.get(result.scenario.tool)
         if harvest is None or tool is None or result.response is None:
             return
-        harvest.add_call(
-            tool.name,
-            result.scenario.arguments,
-            result.response,
-            include_arguments=tool_phase(tool) < 2,
-        )
+        arguments = result.scenario.arguments
+        producer = tool_phase(tool) < 2
+        harvest.add_call(tool.name, arguments, result.response, include_arguments=producer)
+        if not producer:
+            return
+        harvest.add_creation(sorted(tool_nouns(tool)), tool.name, arguments)
+        synthesizer = self.synthesizer(tool)
+        for name, value in arguments.items():
+            if (
+                name in synthesizer.properties
+                and isinstance(value, str)
+                and wants_new_path(synthesizer.parameter(name))
+                and path_kind(synthesizer.parameter(name)) == "file"
+                and Path(value).is_absolute()
+                and Path(value).is_file()
+            ):
+                harvest.add_created("file", value, tool.name, arguments)
 
     # -- edge cases --------------------------------------------------------------------------
 

@@ -128,8 +128,13 @@ def _typed(raw: str, kind: str) -> Iterator[Candidate]:
 
 def learned_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[Candidate]:
     """A value a repaired call of another tool got accepted for a parameter of this name."""
-    if param.name in ctx.learned and param.role != "destroyer":
-        yield Candidate(ctx.learned[param.name], "learned")
+    from toolscore_mcp.values.meaning import wants_new_path
+
+    if param.name not in ctx.learned or param.role == "destroyer" or "new" in param.tokens:
+        return
+    if wants_new_path(param):
+        return  # the file a tool makes is a new one, not the one another tool read
+    yield Candidate(ctx.learned[param.name], "learned")
 
 
 def discovered_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[Candidate]:
@@ -140,12 +145,14 @@ def discovered_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[C
 
 def harvested_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[Candidate]:
     """Ids, names and paths other tools returned this run, for a parameter of that name."""
-    from toolscore_mcp.values.meaning import path_kind
+    from toolscore_mcp.values.meaning import fits_meaning, path_kind
 
     harvest = ctx.harvested
-    if harvest is None or path_kind(param) is not None:
-        return
+    if harvest is None or path_kind(param) is not None or "new" in param.tokens:
+        return  # a new name is one nothing has yet
     for value, setup in harvest.lookup(param.name, param.tool.name, ()):
+        if not fits_meaning(param, value):
+            continue  # a path for a hash, a sentence for an id
         if param.json_type == "array" and not isinstance(value, list):
             value = [value]
         yield Candidate(value, "harvested", setup)

@@ -26,7 +26,16 @@ _MAX_VALUES_PER_KEY = 8
 _MAX_NODES = 400
 _UUID = lazy_pattern(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I)
 _LABELLED_ID = lazy_pattern(r"\b(?:id|ID|Id)\s*[:=#]\s*[\"'`]?([\w.:/-]{1,80})")
-_USEFUL = lazy_pattern(r"(?:^|_)(?:id|ids|uuid|key|name|names|path|paths|handle|uri|table|ref)$")
+_PREFIXED_ID = lazy_pattern(
+    r"\b([A-Za-z]{2,30}?)[ _-]?(?:id|ID|Id)\s*[:=#]\s*[\"'`]?([\w.:/-]{1,80})"
+)
+_USEFUL = lazy_pattern(
+    r"(?:^|_)(?:id|ids|uuid|key|name|names|path|paths|handle|uri|table|tables|column|columns|ref"
+    r"|hash|sha|token|session|file|filename)$"
+)
+#: Verbs of a tool that lists things: the names and ids in its answer are of its noun.
+_GENERIC = frozenset({"new", "old", "target", "source", "src", "dest", "the", "of", "to", "by"})
+_LISTING = frozenset({"list", "get", "show", "all", "enumerate", "available", "find", "search"})
 
 Setup = tuple[tuple[str, Mapping[str, Any]], ...]
 
@@ -40,16 +49,22 @@ class Harvest:
 
     def __init__(self) -> None:
         self._values: dict[str, list[tuple[Any, Setup]]] = {}
+        #: Things this run's producers made, by noun (``sheet``, ``task``, ``file``).
+        self._created: dict[str, list[tuple[Any, Setup]]] = {}
+        #: noun -> the calls that made one, newest first (``sheet`` -> create_sheet's).
+        self._creations: dict[str, list[tuple[str, dict[str, Any]]]] = {}
 
     def __bool__(self) -> bool:
         return bool(self._values)
 
-    def _add(self, key: str, value: Any, setup: Setup) -> None:
+    def _add(
+        self, key: str, value: Any, setup: Setup, store: dict[str, list[Any]] | None = None
+    ) -> None:
         if isinstance(value, bool) or not isinstance(value, (str, int)):
             return
         if isinstance(value, str) and not (0 < len(value) <= 300):
             return
-        bucket = self._values.setdefault(key, [])
+        bucket = (self._values if store is None else store).setdefault(key, [])
         if any(existing == value for existing, _ in bucket):
             return
         bucket.insert(0, (value, setup))
@@ -66,6 +81,9 @@ class Harvest:
             singular = key[:-1] if key.endswith("s") else key
             for item in data[:20]:
                 self._walk(item, setup, budget, singular)
+                if isinstance(item, Mapping) and "name" in item and "type" in item:
+                    # A list of {name, type, ...}: a table's column descriptions.
+                    self._add("column", item["name"], setup)
         elif key and _USEFUL.search(key):
             self._add(key, data, setup)
             last = key.rsplit("_", 1)[-1]
@@ -85,16 +103,45 @@ class Harvest:
         budget = [_MAX_NODES]
         if include_arguments:
             self._walk(dict(arguments), setup, budget)
+        answers: list[Any] = []
         if result.structured is not None:
-            self._walk(result.structured, setup, budget)
+            answers.append(result.structured)
         text = content_to_text(result.content).strip()
-        if text[:1] in "[{":
-            with contextlib.suppress(ValueError):
-                self._walk(json.loads(text), setup, budget)
+        parsed = _parsed(text)
+        if parsed is not None:
+            answers.append(parsed)
+        for answer in answers:
+            self._walk(answer, setup, budget)
         for match in _UUID.finditer(text[:20000]):
             self._add("id", match.group(0), setup)
         for match in _LABELLED_ID.finditer(text[:20000]):
             self._add("id", match.group(1), setup)
+        for match in _PREFIXED_ID.finditer(text[:20000]):
+            self._add(f"{match.group(1).lower()}_id", match.group(2), setup)
+        noun = _listed_noun(tool)
+        if noun:
+            for suffix, value in _listed(answers, text):
+                self._add(noun + suffix, value, setup)
+
+    def add_created(self, noun: str, value: Any, tool: str, arguments: Mapping[str, Any]) -> None:
+        """Remember a thing a producer made: a file at a path, a sheet or a task by name."""
+        self._add(noun, value, ((tool, dict(arguments)),), self._created)
+
+    def created(self, noun: str) -> Iterator[tuple[Any, Setup]]:
+        """What this run's producers made of ``noun``, newest first."""
+        yield from self._created.get(noun, ())
+
+    def add_creation(self, nouns: Iterator[str] | list[str], tool: str, arguments: Any) -> None:
+        """Remember the call that made a thing of each noun (``create_sheet`` -> ``sheet``)."""
+        for noun in nouns:
+            calls = self._creations.setdefault(noun, [])
+            calls.insert(0, (tool, dict(arguments)))
+            del calls[_MAX_VALUES_PER_KEY:]
+
+    def creation(self, noun: str) -> tuple[str, dict[str, Any]] | None:
+        """The newest successful call that made a thing of ``noun``, or None."""
+        calls = self._creations.get(noun)
+        return calls[0] if calls else None
 
     def lookup(
         self, parameter: str, tool: str, fallbacks: tuple[str, ...]
@@ -106,8 +153,10 @@ class Harvest:
         key = _key(parameter)
         singular = key[:-1] if key.endswith("s") else key
         last = singular.rsplit("_", 1)[-1]
+        # ``table_name``: the tables a listing named before any name at all.
+        nouns = [word for word in singular.split("_")[:-1] if word not in _GENERIC]
         seen: list[Any] = []
-        for candidate in dict.fromkeys((key, singular, last, *fallbacks)):
+        for candidate in dict.fromkeys((key, singular, *nouns, last, *fallbacks)):
             for value, setup in self._values.get(candidate, ()):
                 if value in seen:
                     continue
@@ -115,3 +164,62 @@ class Harvest:
                 yield value, setup
                 if len(seen) >= 3:
                     return
+
+
+def _parsed(text: str) -> Any:
+    """A JSON answer, or a Python literal one (``[{'name': 'items'}]``), or None."""
+    if text[:1] not in "[{" or len(text) > 200_000:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    import ast
+
+    with contextlib.suppress(ValueError, SyntaxError, MemoryError, RecursionError):
+        return ast.literal_eval(text)
+    return None
+
+
+def _listed_noun(tool: str) -> str:
+    """``list_tables`` -> ``table``; "" for a tool that does not list things."""
+    tokens = name_tokens(tool)
+    if len(tokens) < 2 or tokens[0] not in _LISTING:
+        return ""
+    noun = tokens[-1]
+    if not noun.endswith("s") or len(noun) < 4:
+        return ""
+    return noun[:-3] + "y" if noun.endswith("ies") else noun[:-1]
+
+
+_IDENTIFIER = lazy_pattern(r"^[\w.:/@-]{1,120}$")
+
+
+def _listed(answers: list[Any], text: str) -> list[tuple[str, Any]]:
+    """What a listing answered with, as (key suffix, value): the strings of a list and the
+    ``name`` of each object (suffix ""), each object's ``id`` (suffix ``_id``); for a
+    plain-text answer, its lines when each is one identifier."""
+    found: list[tuple[str, Any]] = []
+    for answer in answers:
+        items = answer
+        if isinstance(answer, Mapping):
+            items = next((v for v in answer.values() if isinstance(v, list)), [])
+        if not isinstance(items, list):
+            continue
+        for item in items[:20]:
+            pairs = (
+                [("", item.get("name")), ("_id", item.get("id"))]
+                if isinstance(item, Mapping)
+                else [("", item)]
+            )
+            found += [
+                (suffix, value)
+                for suffix, value in pairs
+                if isinstance(value, (str, int)) and not isinstance(value, bool)
+            ]
+    if not found and not answers:
+        lines = [line.strip().lstrip("-*• ").strip() for line in text.splitlines()]
+        lines = [line for line in lines if line]
+        if 0 < len(lines) <= 50 and all(_IDENTIFIER.match(line) for line in lines):
+            found = [("", line) for line in lines[:20]]
+    return found

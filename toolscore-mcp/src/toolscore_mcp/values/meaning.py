@@ -16,7 +16,7 @@ from toolscore.lazy_pattern import lazy_pattern
 
 from toolscore_mcp.values.providers import Candidate, Parameter, SynthesisContext, name_tokens
 
-__all__ = ["meaning_candidates", "path_kind"]
+__all__ = ["fits_meaning", "meaning_candidates", "path_kind", "wants_new_path"]
 
 _PATH_WORDS = frozenset(
     {"path", "paths", "file", "files", "filename", "filepath", "filenames", "dir", "dirs",
@@ -88,8 +88,16 @@ def path_kind(param: Parameter) -> str | None:
     return "file"
 
 
-def _extension(param: Parameter) -> str:
-    for text in (f"{param.name} {param.description}", param.tool.description):
+def _own_extension(param: Parameter) -> str:
+    """The extension the parameter's own name or description asks for, or ""."""
+    return _extension(param, own=True)
+
+
+def _extension(param: Parameter, *, own: bool = False) -> str:
+    texts = [f"{param.name} {param.description}"]
+    if not own:
+        texts.append(param.tool.description)
+    for text in texts:
         match = _EXTENSION.search(text)
         if match:
             ext = match.group(1).lower()
@@ -111,20 +119,31 @@ def _has_base_directory(param: Parameter) -> bool:
     )
 
 
+def wants_new_path(param: Parameter, kind: str | None = None) -> bool:
+    """Does the path parameter name a file or folder the tool makes (``write_file.path``,
+    ``export(output)``), rather than one that must exist (``copy(source)``)?"""
+    kind = kind or path_kind(param)
+    if kind not in ("file", "directory"):
+        return False
+    tokens = set(param.tokens)
+    creates = bool(set(name_tokens(param.tool.name)) & _CREATING_VERBS)
+    return (creates and not tokens & {"source", "src"}) or bool(tokens & _NEW_WORDS)
+
+
 def _path_value(param: Parameter, kind: str, ctx: SynthesisContext) -> Any:
     sandbox = ctx.sandbox
     assert sandbox is not None
-    tokens = set(param.tokens)
-    creates = bool(set(name_tokens(param.tool.name)) & _CREATING_VERBS)
-    wants_new = creates and kind in ("file", "directory") and not tokens & {"source", "src"}
-    wants_new = wants_new or bool(tokens & _NEW_WORDS and kind in ("file", "directory"))
+    wants_new = wants_new_path(param, kind)
     if kind in ("file",) and _has_base_directory(param):
         return "toolscore-new.txt" if wants_new else "README.md"
-    extension = _extension(param) if kind == "file" else ""
+    extension = _own_extension(param) or ctx.paths.get(f"extension:{param.name}", "")
+    extension = (extension or _extension(param)) if kind == "file" else ""
     if param.role == "destroyer" and not wants_new:
         return str(sandbox.disposable(extension or kind))
     if wants_new:
         return str(sandbox.new_path("toolscore", extension if kind == "file" else ""))
+    if kind in ctx.paths:
+        return ctx.paths[kind]
     if kind == "repository":
         return str(sandbox.root / "repo")
     if kind == "database":
@@ -147,8 +166,13 @@ def _paths(param: Parameter, ctx: SynthesisContext) -> Iterator[Candidate]:
             # The path would lead outside the sandbox (a symlink was planted in it) or its
             # source is missing: no sandbox candidate; the others below or the schema's follow.
             value = None
+        created = list(_created_files(param, ctx)) if kind == "file" else []
         if value is not None:
             yield Candidate([value] if many else value, "meaning")
+        for path, setup in created[:1]:
+            # A file this run's tools made: the next one to open it (it came from them).
+            if path != value:
+                yield Candidate([path] if many else path, "harvested", setup)
         if value is not None and kind == "file" and not many and not _has_base_directory(param):
             other = str(ctx.sandbox.root / "README.md")
             if other != value and param.role == "reader":
@@ -156,6 +180,38 @@ def _paths(param: Parameter, ctx: SynthesisContext) -> Iterator[Candidate]:
     if kind == "directory" or ctx.sandbox is None:
         for root in ctx.roots:
             yield Candidate([root] if many else root, "discovered")
+
+
+def _base64_file(param: Parameter, ctx: SynthesisContext) -> str | None:
+    """A sandbox file of the kind the tool handles, base64-encoded (the text file if none)."""
+    import base64
+    from pathlib import Path
+
+    sandbox = ctx.sandbox
+    assert sandbox is not None
+    extension = _extension(param)
+    found = sandbox.file_with_extension(extension) if extension else None
+    path = Path(str(found or sandbox.root / "notes.txt"))
+    try:
+        data = path.read_bytes()[: 1 << 20]
+    except OSError:
+        return None
+    return base64.b64encode(data).decode("ascii")
+
+
+def _created_files(param: Parameter, ctx: SynthesisContext) -> Iterator[tuple[str, Any]]:
+    """Files this run's producers made, of the extension the parameter asks for (if any),
+    for tools that open an existing file (not one that makes a new one)."""
+    harvest = ctx.harvested
+    if harvest is None or not hasattr(harvest, "created") or _has_base_directory(param):
+        return
+    if wants_new_path(param, "file"):
+        return
+    extension = _own_extension(param) or ctx.paths.get(f"extension:{param.name}", "")
+    extension = extension or _extension(param)
+    for path, setup in harvest.created("file"):
+        if isinstance(path, str) and (not extension or path.lower().endswith(extension)):
+            yield path, setup
 
 
 def _sql(param: Parameter) -> str | None:
@@ -178,6 +234,22 @@ def _sql(param: Parameter) -> str | None:
     return "SELECT * FROM items LIMIT 5"
 
 
+_SQL_NAME = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
+
+
+def _listed_tables(ctx: SynthesisContext) -> Iterator[tuple[str, Any]]:
+    """Tables a tool of this run named (a listing, a ``CREATE TABLE``), quoted if need be."""
+    harvest = ctx.harvested
+    if harvest is None:
+        return
+    for value, setup in harvest.lookup("table", "", ("table_name",)):
+        if not isinstance(value, str) or not value or len(value) > 63 or '"' in value:
+            continue
+        if value.startswith("sqlite_"):
+            continue
+        yield (value if _SQL_NAME.match(value) else f'"{value}"'), setup
+
+
 def _string_meaning(param: Parameter, ctx: SynthesisContext) -> Iterator[Candidate]:
     """Candidates for a string parameter, from the first rule its words match.
 
@@ -189,8 +261,18 @@ def _string_meaning(param: Parameter, ctx: SynthesisContext) -> Iterator[Candida
     text = f"{param.name} {param.description}".lower()
     sql = _sql(param)
     if sql is not None:
+        if sql.startswith("SELECT"):
+            for table, setup in _listed_tables(ctx):
+                yield Candidate(f"SELECT * FROM {table} LIMIT 5", "harvested", setup)
         yield Candidate(sql, "meaning")
         return
+    if ctx.sandbox is not None and (
+        "base64" in tokens or param.schema.get("contentEncoding") == "base64"
+    ):
+        encoded = _base64_file(param, ctx)
+        if encoded is not None:
+            yield Candidate(encoded, "meaning")
+            return
     if tokens & _URL_WORDS or param.schema.get("format") in ("uri", "url", "iri"):
         if ctx.sandbox is not None:
             yield Candidate(ctx.sandbox.url_for("page.html"), "meaning")
@@ -237,6 +319,15 @@ def _workspace_meaning(
     if tokens & {"cell"} or (tokens & {"start", "end"} and "cell" in text):
         yield Candidate("C4" if "end" in tokens else "A1", "meaning")
         return
+    if (
+        len(tokens) <= 2
+        and re.search(r"\bcell\b", param.description, re.I)
+        and not (tokens & _FREE_TEXT)
+    ):
+        # "Top-left cell.": where a block goes; beside the data for a tool that writes.
+        yield Candidate("A1" if param.role == "reader" else "F1", "meaning")
+        yield Candidate("A1", "meaning")
+        return
     if tokens & {"table"}:
         yield from _harvested(param, ctx, ("table", "name"))
         yield Candidate("items", "meaning")
@@ -280,8 +371,10 @@ def _everyday_meaning(
         yield from _harvested(param, ctx, ("id", "name"))
         return
     if tokens & {"name", "names", "entity", "entities", "title", "label"}:
-        if param.role == "producer":
+        if param.role == "producer" or tokens & {"new"}:
             yield Candidate(f"toolscore-item-{ctx.next_serial()}", "meaning")
+        if tokens & {"new"}:
+            return  # a new name is one nothing has yet
         yield from _harvested(param, ctx, ("name", "id"))
         if param.role != "producer":
             yield Candidate("toolscore-item", "meaning")
@@ -301,7 +394,46 @@ def _harvested(param: Parameter, ctx: SynthesisContext, keys: tuple[str, ...]) -
     if harvest is None:
         return
     for value, setup in harvest.lookup(param.name, param.tool.name, keys):
-        yield Candidate(value, "harvested", setup)
+        if fits_meaning(param, value):
+            yield Candidate(value, "harvested", setup)
+
+
+_HEX = lazy_pattern(r"^[0-9a-fA-F]{4,64}$")
+_PATH_LIKE = lazy_pattern(r"[/\\]|^~|^\.{1,2}$|\.[A-Za-z0-9]{1,8}$")
+_WORD = lazy_pattern(r"^[A-Za-z]+$")
+_PROSE = frozenset(
+    {"before", "after", "the", "a", "an", "and", "or", "not", "is", "be", "must", "should",
+     "path", "file", "directory", "folder", "value", "true", "false", "none", "null", "error"}
+)  # fmt: skip
+
+
+def fits_meaning(param: Parameter, value: Any) -> bool:
+    """Could ``value`` be what the parameter means? A path parameter takes a path (never a
+    plain word such as "before"), a hash a hexadecimal digest or a revision name (never a
+    path), an id no path or sentence, a URL a URL. Values of other meanings always fit."""
+    enum = param.schema.get("enum")
+    if (isinstance(enum, list) and value in enum) or param.schema.get("const", ...) == value:
+        return True  # the schema vouches for it, whatever the name suggests
+    if isinstance(value, list):
+        return all(fits_meaning(param, item) for item in value)
+    if not isinstance(value, str):
+        return True
+    tokens = set(param.tokens)
+    kind = path_kind(param)
+    if kind is not None:
+        # A bare word is a path only as a folder's name, and never a word of prose.
+        return bool(_PATH_LIKE.search(value)) or (
+            kind == "directory" and bool(_WORD.match(value)) and value.lower() not in _PROSE
+        )
+    if tokens & {"hash", "sha", "digest", "checksum"}:
+        return bool(_HEX.match(value)) or (
+            "/" not in value and " " not in value and value.upper() == value and len(value) < 20
+        )
+    if tokens & _ID_WORDS or param.name.lower().endswith("id"):
+        return not value.startswith("/") and len(value.split()) <= 3
+    if tokens & _URL_WORDS:
+        return "://" in value or value.startswith(("mailto:", "data:"))
+    return True
 
 
 def _number_meaning(param: Parameter) -> Iterator[Candidate]:

@@ -123,6 +123,9 @@ class SynthesisContext:
     serial: int = 0
     #: Parameter name -> a value a repair found the server accepts (shared by its tools).
     learned: dict[str, Any] = attrs.field(factory=dict)
+    #: Path kind (``repository``, ``database``, ``directory``) -> the path the server was given
+    #: on its command line or a repair found it accepts: every later path of that kind uses it.
+    paths: dict[str, str] = attrs.field(factory=dict)
 
     def next_serial(self) -> int:
         self.serial += 1

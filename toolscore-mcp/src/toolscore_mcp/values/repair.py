@@ -17,7 +17,7 @@ from typing import Any
 from toolscore.lazy_pattern import lazy_pattern
 
 from toolscore_mcp.values.builtin_providers import FORMAT_HINTS
-from toolscore_mcp.values.meaning import path_kind
+from toolscore_mcp.values.meaning import path_kind, wants_new_path
 from toolscore_mcp.values.synthesizer import ToolSynthesizer
 
 __all__ = ["repair_arguments"]
@@ -72,13 +72,47 @@ def repair_arguments(
 ) -> tuple[dict[str, Any], str] | None:
     """New arguments that follow the hint in ``text``, and what was changed; or None."""
     props = synthesizer.properties
-    named = _named(text, arguments, props)
+    named = list(dict.fromkeys([*_quoted_values(text, arguments), *_named(text, arguments, props)]))
     for rule in (_drop_conflicts, _drop_unexpected, _add_missing, _paths, _options, _formats,
                  _numbers, _next_candidate):  # fmt: skip
         fixed = rule(synthesizer, dict(arguments), text, named)
-        if fixed is not None and fixed[0] != dict(arguments):
+        if (
+            fixed is not None
+            and fixed[0] != dict(arguments)
+            and _still_valid(synthesizer, arguments, fixed[0])
+        ):
             return dict(fixed[0]), str(fixed[1])
     return None
+
+
+def _quoted_values(text: str, arguments: Mapping[str, Any]) -> list[str]:
+    """The arguments whose value the message quotes ("Path '/x' must point to an image"
+    blames the argument that was ``/x``, whatever word it calls it)."""
+    quoted = {q.strip() for q in _QUOTED.findall(text)}
+    return [
+        name
+        for name, value in arguments.items()
+        if isinstance(value, str) and len(value) > 1 and value.strip() in quoted
+    ]
+
+
+def _still_valid(
+    synthesizer: ToolSynthesizer, before: Mapping[str, Any], after: Mapping[str, Any]
+) -> bool:
+    """Every value the repair changed or added still fits its schema and its meaning: a path
+    parameter never gets a word from the message, a hash never a path."""
+    from toolscore_mcp.values.meaning import fits_meaning
+
+    for name, value in after.items():
+        if name in before and before[name] == value:
+            continue
+        if name not in synthesizer.properties:
+            continue
+        if not synthesizer._valid_value(name, value):
+            return False
+        if not fits_meaning(synthesizer.parameter(name), value):
+            return False
+    return True
 
 
 def _optional(synthesizer: ToolSynthesizer, name: str) -> bool:
@@ -147,7 +181,7 @@ def _paths(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]
     elif extension and re.search(r"must|expected|only|support|require|invalid|not a", text, re.I):
         ext = extension
         found = sandbox.file_with_extension(ext)
-        wants_new = s.role == "producer"
+        wants_new = wants_new_path(s.parameter(name))
         try:
             value = str(sandbox.new_path("toolscore", ext) if wants_new or found is None else found)
         except ValueError:  # scratch/ leads outside the sandbox: no repair

@@ -9,12 +9,12 @@ starts with (or, failing that, any verb in its name).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from toolscore_mcp.model import MCPToolDef
 from toolscore_mcp.values.providers import name_tokens
 
-__all__ = ["is_destructive", "tool_phase", "tool_role"]
+__all__ = ["is_destructive", "run_order", "tool_nouns", "tool_phase", "tool_role"]
 
 _DESTROY = frozenset(
     {"delete", "remove", "drop", "reset", "close", "clear", "destroy", "purge", "kill", "stop",
@@ -27,6 +27,11 @@ _CREATE = frozenset(
      "init", "initialize", "make", "post", "mkdir", "touch", "generate", "import", "remember",
      "allocate"}
 )  # fmt: skip
+#: Verbs that open or load something the other tools then act on (a session from a file, a
+#: project from a folder, a connection): these run with the creators.
+_OPEN = frozenset({"open", "load", "connect", "begin", "start", "launch", "request", "plan"})
+#: A description's first word that says the tool makes a thing ("Register a new request").
+_MAKES = frozenset({"create", "register", "new", "init", "initialize", "generate", "allocate"})
 #: Verbs that change or open what exists: these run after the creators, before readers.
 _PRODUCE = _CREATE | frozenset(
     {"open", "start", "launch", "append", "clone", "commit", "push", "set", "begin", "connect",
@@ -57,14 +62,90 @@ def tool_role(tool: MCPToolDef) -> str:
     return "reader"
 
 
+def _leading_verb(tool: MCPToolDef) -> str:
+    """The description's first word ("Creates a new task..." -> ``create``), or ""."""
+    words = name_tokens((tool.description or "").strip()[:40])
+    if not words:
+        return ""
+    word = words[0]
+    for ending in ("ies", "es", "s"):
+        stem = word[: -len(ending)] + ("y" if ending == "ies" else "")
+        if word.endswith(ending) and (stem in _PRODUCE or stem in _OPEN or stem in _MAKES):
+            return stem
+    return word
+
+
 def tool_phase(tool: MCPToolDef) -> int:
-    """0 for creators, 1 for other producers, 2 for readers, 3 for destroyers."""
+    """0 for creators and openers, 1 for other producers, 2 for readers, 3 for destroyers.
+
+    A tool whose name holds no verb we know ("request_planning") is placed by its
+    description's first word ("Register a new request..."): a reader by name that says it
+    creates, opens or loads something runs with the creators.
+    """
     role = tool_role(tool)
+    tokens = name_tokens(tool.name)[:2]
     if role == "destroyer":
         return 3
     if role == "reader":
-        return 2
-    return 0 if any(token in _CREATE for token in name_tokens(tool.name)[:2]) else 1
+        if _annotations(tool).get("readOnlyHint") is True:
+            return 2
+        if any(token in _OPEN for token in tokens):
+            return 0
+        if any(token in _PRODUCE or token in _DESTROY for token in name_tokens(tool.name)):
+            return 2
+        verb = _leading_verb(tool)
+        return 0 if verb in _MAKES or verb in _OPEN else 2
+    return 0 if any(token in _CREATE or token in _OPEN for token in tokens) else 1
+
+
+def _required(tool: MCPToolDef) -> list[str]:
+    required = tool.input_schema.get("required") if tool.input_schema else None
+    return [str(name) for name in required] if isinstance(required, list) else []
+
+
+_NOT_NOUNS = frozenset({"or", "and", "to", "of", "the", "by", "from", "in", "on", "for", "with",
+                        "all", "new", "get", "list", "update", "edit", "modify", "rename"})  # fmt: skip
+
+
+def tool_nouns(tool: MCPToolDef) -> set[str]:
+    """The things a tool's name speaks of, singular (``delete_sheet`` -> ``{"sheet"}``)."""
+    verbs = _PRODUCE | _OPEN | _DESTROY
+    return {
+        token[:-3] + "y" if token.endswith("ies") else token[:-1] if token.endswith("s") and
+        len(token) > 3 and not token.endswith("ss") else token
+        for token in name_tokens(tool.name)
+        if token not in verbs and token not in _NOT_NOUNS and len(token) > 1
+    }  # fmt: skip
+
+
+_nouns = tool_nouns
+
+
+def run_order(tool: MCPToolDef, tools: Sequence[MCPToolDef]) -> tuple[int, int]:
+    """When a tool runs: its phase, then a step within the phase.
+
+    Readers that need no arguments (listings: tables, sheets, allowed folders) run before the
+    other readers, so that what they list feeds them. A destroyer of a thing the other
+    destroyers take as a parameter (a sheet that notes and charts live on) runs after them.
+    """
+    phase = tool_phase(tool)
+    if phase == 2:
+        return phase, 0 if not _required(tool) else 1
+    if phase == 3:
+        nouns = _nouns(tool)
+        for other in tools:
+            if other.name == tool.name or tool_phase(other) != 3:
+                continue
+            properties = other.input_schema.get("properties") if other.input_schema else None
+            params = {
+                token
+                for name in (properties if isinstance(properties, Mapping) else ())
+                for token in name_tokens(str(name))
+            }
+            if nouns & params and not nouns <= _nouns(other):
+                return phase, 1
+        return phase, 0
+    return phase, 0
 
 
 def is_destructive(tool: MCPToolDef) -> bool:

@@ -23,13 +23,20 @@ import attrs
 from toolscore_mcp.model import MCPToolDef, SetupCall
 from toolscore_mcp.values.generate import effective_schema
 from toolscore_mcp.values.meaning import is_wait
-from toolscore_mcp.values.providers import Candidate, Parameter, SynthesisContext, ValueProviderSpec
-from toolscore_mcp.values.roles import tool_role
+from toolscore_mcp.values.providers import (
+    Candidate,
+    Parameter,
+    SynthesisContext,
+    ValueProviderSpec,
+    name_tokens,
+)
+from toolscore_mcp.values.roles import tool_nouns, tool_role
 from toolscore_mcp.values.schema_subset import instance_is_valid, schema_is_valid
 
 __all__ = ["ArgumentSet", "ToolSynthesizer", "collect_value_providers"]
 
 _MAX_CANDIDATES = 6
+_NAME_WORDS = frozenset({"name", "title", "label"})
 
 
 @attrs.frozen
@@ -207,9 +214,55 @@ class ToolSynthesizer:
                 sets.append(built)
         return _distinct(sets)[: max(cases, 1)]
 
+    def seeds(self) -> dict[str, Candidate]:
+        """A destroyer's arguments from the call that made its thing in this run.
+
+        ``delete_sheet(path, sheet)`` after ``create_sheet(path, new_name)`` passed: the same
+        ``path``, and ``sheet`` is the ``new_name`` made, so the destroyer removes what the run
+        made, never the sandbox's own. Parameters of the same name take the maker's value; a
+        parameter named for the thing (``sheet``) or its name (``name``, ``title``) takes the
+        maker's one name argument. Ids come from answers (the harvest), never from here.
+        """
+        harvest = self.context.harvested
+        if self.role != "destroyer" or harvest is None or not hasattr(harvest, "creation"):
+            return {}
+        for noun in sorted(tool_nouns(self.tool)):
+            made = harvest.creation(noun)
+            if made is None or made[0] == self.tool.name:
+                continue
+            maker, arguments = made
+            setup = ((maker, arguments),)
+            named = [
+                key
+                for key, value in arguments.items()
+                if isinstance(value, str) and set(name_tokens(key)) & _NAME_WORDS
+            ]
+            # ``copy_sheet(sheet, new_name)`` made ``new_name``; its ``sheet`` was the source.
+            named.sort(key=lambda key: "new" not in name_tokens(key))
+            made_name = bool(named) and "new" in name_tokens(named[0])
+            seeds: dict[str, Candidate] = {}
+            for name in self.properties:
+                tokens = set(name_tokens(name))
+                names_it = "id" not in tokens and (tokens == {noun} or bool(tokens & _NAME_WORDS))
+                if named and names_it and (made_name or name not in arguments):
+                    value = arguments[named[0]]
+                elif name in arguments:
+                    value = arguments[name]
+                else:
+                    continue
+                if self._valid_value(name, value):
+                    seeds[name] = Candidate(value, "harvested", setup)
+            if seeds:
+                return seeds
+        return {}
+
     def _build(self, names: Sequence[str], rank: int, label: str) -> ArgumentSet | None:
         chosen: dict[str, Candidate] = {}
+        seeds = self.seeds() if rank == 0 else {}
         for name in names:
+            if name in seeds:
+                chosen[name] = seeds[name]
+                continue
             options = self.candidates(name)
             if not options:
                 if name in self.required:
