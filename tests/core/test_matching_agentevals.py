@@ -301,8 +301,8 @@ def test_agentevals_case(
     got = match_trajectory(expected, actual, mode=mode, args=policy, args_overrides=overrides)
     assert bool(got) is verdict, got.reason
 
-@pytest.mark.requires("toolscore_providers")  # provider payloads
 
+@pytest.mark.requires("toolscore_providers")  # provider payloads
 def test_strict_batch_order_was_the_disagreement() -> None:
     """The two verdicts that used to differ (this case, sync and async): a parallel batch in
     another order. The same calls as a plain list (no message boundaries) keep strict order."""

@@ -62,8 +62,8 @@ def test_any_payload_evaluate_reads(payload: Any) -> None:
     assert match_trajectory(gold, payload)
     assert not match_trajectory(_calls(CLOCK, SF), payload)
 
-@pytest.mark.requires("toolscore_providers")  # provider payloads
 
+@pytest.mark.requires("toolscore_providers")  # provider payloads
 def test_raw_completion_is_read() -> None:
     completion = {"object": "chat.completion", "choices": [{"index": 0, "message": {
         "role": "assistant", "tool_calls": [{"id": "1", "type": "function", "function": {
@@ -149,8 +149,8 @@ def test_strict_takes_a_batch_in_any_order(build: Any) -> None:
 def test_plain_lists_keep_strict_order() -> None:
     assert not match_trajectory(_calls(LONDON, SF), _calls(SF, LONDON))
 
-@pytest.mark.requires("toolscore_providers")  # provider payloads
 
+@pytest.mark.requires("toolscore_providers")  # provider payloads
 def test_both_sides_with_messages_need_the_same_batches() -> None:
     expected = calls_from_payload(_openai([LONDON, SF]))
     assert match_trajectory(expected, _openai([SF, LONDON]))
@@ -161,8 +161,8 @@ def test_both_sides_with_messages_need_the_same_batches() -> None:
 
 # -- 4. in_order -------------------------------------------------------------------------------
 
-@pytest.mark.requires("toolscore_providers")  # provider payloads
 
+@pytest.mark.requires("toolscore_providers")  # provider payloads
 def test_in_order_allows_calls_between_but_not_reordering() -> None:
     gold = _calls(SF, CLOCK)
     assert match_trajectory(gold, _calls(LONDON, SF, LONDON, CLOCK), mode="in_order")
