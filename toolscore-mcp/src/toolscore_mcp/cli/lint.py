@@ -169,7 +169,8 @@ def _lint_input(
     """The server details and tools to lint, and the artifact SARIF names: from ``--file``
     (or a lone COMMAND that is a JSON file), else from the live server."""
     from toolscore_mcp.client.errors import MCPError
-    from toolscore_mcp.grading.harness import load_tools_file, query_server, run_sync
+    from toolscore_mcp.client.tools_file import load_tools_file
+    from toolscore_mcp.grading.harness import query_server, run_sync
 
     command = server["command"]
     if (

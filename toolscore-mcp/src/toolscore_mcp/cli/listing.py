@@ -29,7 +29,8 @@ __all__ = ["list_command"]
 def list_command(as_json: bool, timeout: float, startup_timeout: float, **server: Any) -> None:
     """List the tools advertised by an MCP server."""
     from toolscore_mcp.client.errors import MCPError
-    from toolscore_mcp.grading.harness import query_server, run_sync, tools_file_payload
+    from toolscore_mcp.client.tools_file import tools_file_payload
+    from toolscore_mcp.grading.harness import query_server, run_sync
 
     target = resolve_target(**server)
     try:

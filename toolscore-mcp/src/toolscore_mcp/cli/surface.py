@@ -31,7 +31,8 @@ def live_surface(
 ) -> tuple[Any, list[Any]]:
     """The server's details and tools (a tools file when the command is one JSON file)."""
     from toolscore_mcp.client.errors import MCPError
-    from toolscore_mcp.grading.harness import load_tools_file, query_server, run_sync
+    from toolscore_mcp.client.tools_file import load_tools_file
+    from toolscore_mcp.grading.harness import query_server, run_sync
 
     command = server["command"]
     if len(command) == 1 and command[0].endswith(".json") and Path(command[0]).is_file():

@@ -7,35 +7,37 @@ with :func:`run_sync` from synchronous code.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import attrs
-from toolscore.lazy_pattern import lazy_pattern
 
 from toolscore_mcp.client.base import junk_note
 from toolscore_mcp.client.errors import MCPError, MCPProtocolError, MCPTimeoutError
 from toolscore_mcp.client.prelaunch import Prelaunched
 from toolscore_mcp.client.session import MCPConnection
 from toolscore_mcp.client.target import DEFAULT_STARTUP_TIMEOUT, ServerTarget
+from toolscore_mcp.grading.placement import (
+    NO_SANDBOX,
+    Placement,
+    first_connection,
+    outside_notes,
+    place_in_sandbox,
+    withheld_destructive,
+)
 from toolscore_mcp.grading.scorecard import MCPScorecard
 from toolscore_mcp.model import MCPToolDef, Scenario, ServerDetails
 from toolscore_mcp.sandbox.lazy import LazySandbox
 from toolscore_mcp.scenarios.campaign import Campaign
 from toolscore_mcp.scenarios.runner import DEFAULT_CONCURRENCY, ServerHandle
+from toolscore_mcp.values.discovery import discover_values
 from toolscore_mcp.values.generate import ValueContext
 from toolscore_mcp.values.schema_subset import schema_is_valid
 
-__all__ = ["TestOptions", "grade_server", "load_tools_file", "query_server", "run_sync"]
+__all__ = ["TestOptions", "grade_server", "query_server", "run_sync"]
 
 T = TypeVar("T")
-
-#: Tools that tell which values are valid: called first (with no arguments) when they need none.
-_LISTER = lazy_pattern(r"^(?:list|get)_(?:allowed|available|valid|supported)_(?P<noun>[a-z0-9_]+)$")
-_ROOT_NOUNS = ("directories", "dirs", "roots", "folders", "paths")
-_PATH_LINE = lazy_pattern(r"^(?:[A-Za-z]:\\|/)[^\s]*")
 
 
 @attrs.frozen
@@ -137,71 +139,6 @@ def _connection(
     return MCPConnection(target, timeout, startup_timeout=startup_timeout)
 
 
-def _required(tool: MCPToolDef) -> list[Any]:
-    required = tool.input_schema.get("required") if tool.input_schema else None
-    return list(required) if isinstance(required, list) else []
-
-
-def _values_from_text(text: str) -> list[str]:
-    stripped = text.strip()
-    if stripped.startswith(("[", "{")):
-        try:
-            data = json.loads(stripped)
-        except ValueError:
-            data = None
-        if isinstance(data, Mapping):
-            data = next((v for v in data.values() if isinstance(v, list)), None)
-        if isinstance(data, list):
-            return [str(item) for item in data if isinstance(item, (str, int, float))]
-    values: list[str] = []
-    for line in stripped.splitlines():
-        item = line.strip().lstrip("-*• ").strip()
-        if item and not item.endswith(":") and len(item) <= 200:
-            values.append(item)
-    return values
-
-
-async def discover_values(
-    connection: MCPConnection, tools: Sequence[MCPToolDef], timeout: float
-) -> tuple[ValueContext, list[str]]:
-    """Ask the server which values are valid, through its own listing tools.
-
-    A tool named like ``list_allowed_directories`` or ``get_available_timezones`` that needs
-    no arguments is called once. Paths in its answer become roots for path-like parameters;
-    other values become known values for parameters named after its noun.
-    """
-    roots: list[str] = []
-    known: dict[str, list[str]] = {}
-    notes: list[str] = []
-    for tool in tools:
-        match = _LISTER.match(tool.name)
-        if not match or _required(tool):
-            continue
-        try:
-            result = await connection.call_tool(tool.name, {}, timeout)
-        except MCPError:
-            continue
-        if result.is_error:
-            continue
-        values = _values_from_text(result.text)
-        noun = match.group("noun")
-        if noun in _ROOT_NOUNS or noun.endswith(_ROOT_NOUNS):
-            found = [m.group(0) for v in values if (m := _PATH_LINE.match(v))]
-            if found:
-                roots.extend(found)
-                notes.append(f"{tool.name} lists allowed roots; path arguments use {found[0]}.")
-            continue
-        singular = noun[:-1] if noun.endswith("s") else noun
-        for other in tools:
-            properties = other.input_schema.get("properties") if other.input_schema else None
-            for name in properties or {}:
-                if values and singular and singular in name.lower():
-                    known.setdefault(name, values[:5])
-        if values:
-            notes.append(f"{tool.name} lists valid {noun}; {singular} arguments use {values[0]!r}.")
-    return ValueContext(known_values=known, roots=tuple(roots)), notes
-
-
 def _needs_tasks(tool: MCPToolDef) -> bool:
     execution = tool.raw.get("execution")
     return isinstance(execution, Mapping) and execution.get("taskSupport") == "required"
@@ -240,9 +177,7 @@ async def grade_server(
 ) -> MCPScorecard:
     """The full scorecard for one server; raises :class:`MCPError` only if it cannot start
     or list its tools."""
-    from toolscore_mcp.grading.evidence import establish_evidence
     from toolscore_mcp.registry import ensure_mcp_hooks
-    from toolscore_mcp.values.synthesizer import collect_value_providers
 
     options = options or TestOptions()
     if pm is None:
@@ -253,12 +188,9 @@ async def grade_server(
     plan_file = _load_plan(options)
     recorded = _load_recorded(options)
     sandbox = options.reserved or _make_sandbox(options)
-    given = target
-    placement = _Placement(target, "" if target.transport != "stdio" else _NO_SANDBOX)
+    placement = Placement(target, "" if target.transport != "stdio" else NO_SANDBOX)
     if sandbox is not None:
-        target = _in_sandbox(target, sandbox)
-        placement = _placement(given, target, sandbox)
-        target = placement.target
+        placement = place_in_sandbox(target, _in_sandbox(target, sandbox), sandbox)
 
     async def opener() -> MCPConnection:
         connection = _connection(
@@ -274,169 +206,99 @@ async def grade_server(
     if sandbox is not None:
         server.escaping_value = sandbox.escaping_value
     try:
-        first = await _first_connection(server, placement)
-        if options.prelaunched is not None:
-            options.prelaunched.discard()  # launched otherwise than the run does: not needed
-        details = first.details
-        tools = await first.list_tools()
-        _import_jsonschema_if_needed(tools)
-        listing_problems = list(first.listing_problems)
-        discovered, notes = (
-            await discover_values(first, tools, options.timeout)
-            if options.discover
-            else (ValueContext(), [])
-        )
-        providers, problems = collect_value_providers(pm)
-        notes += problems
-        planned, file_notes, skipped = _planned_from_file(plan_file, tools, sandbox)
-        notes += file_notes
-        skipped += [
-            (tool.name, "requires task-augmented execution, which toolscore does not exercise")
-            for tool in tools
-            if _needs_tasks(tool)
-        ]
-        skipped_names = {name for name, _ in skipped}
-        runnable = [tool for tool in tools if tool.name not in skipped_names]
-        campaign = _campaign(
-            server,
-            runnable,
-            providers,
-            discovered,
-            recorded,
-            sandbox,
-            planned,
-            options,
-            placement.target.command,
-        )
-        results = await campaign.run(_extra_scenarios(runnable, pm))
-        results = await establish_evidence(
-            server,
-            {tool.name: tool for tool in runnable},
-            results,
-            timeout=options.timeout,
-            concurrency=options.concurrency,
-        )
-        notes += campaign.notes
-        skipped += _withheld(campaign.withheld, {r.scenario.tool for r in results})
-        notes += _outside_notes(placement, runnable, results)
-        conformance = await _conformance(server, target, details, tools, results, options, pm)
+        run = await _exercise(server, placement, options, pm, plan_file, recorded, sandbox)
     finally:
         await server.close()
         if options.prelaunched is not None:
             options.prelaunched.discard()
         if sandbox is not None:
             sandbox.close()
-    stats = server.stats
-    notes += _server_notes(stats)
-    lint = _lint_findings(listing_problems, tools, details.instructions, pm)
+    return _scorecard(run, server.stats, sandbox, pm)
+
+
+@attrs.define
+class _Run:
+    """What one run against a live server found, before it is scored."""
+
+    details: ServerDetails
+    tools: list[MCPToolDef]
+    listing_problems: list[Any]
+    results: list[Any]
+    notes: list[str]
+    skipped: list[tuple[str, str]]
+    conformance: list[Any]
+
+
+async def _exercise(
+    server: ServerHandle,
+    placement: Placement,
+    options: TestOptions,
+    pm: Any,
+    plan_file: Any,
+    recorded: Any,
+    sandbox: LazySandbox | None,
+) -> _Run:
+    """Connect, list, discover, run the campaign and the evidence probes, check conformance."""
+    from toolscore_mcp.grading.evidence import establish_evidence
+    from toolscore_mcp.values.synthesizer import collect_value_providers
+
+    first = await first_connection(server, placement)
+    if options.prelaunched is not None:
+        options.prelaunched.discard()  # launched otherwise than the run does: not needed
+    tools = await first.list_tools()
+    _import_jsonschema_if_needed(tools)
+    discovered, notes = (
+        await discover_values(first, tools, options.timeout)
+        if options.discover
+        else (ValueContext(), [])
+    )
+    providers, problems = collect_value_providers(pm)
+    planned, file_notes, skipped = _planned_from_file(plan_file, tools, sandbox)
+    notes += problems + file_notes
+    skipped += [
+        (tool.name, "requires task-augmented execution, which toolscore does not exercise")
+        for tool in tools
+        if _needs_tasks(tool)
+    ]
+    skipped_names = {name for name, _ in skipped}
+    runnable = [tool for tool in tools if tool.name not in skipped_names]
+    campaign = _campaign(
+        server, runnable, providers, discovered, recorded, sandbox, planned, options,
+        placement.target.command,
+    )  # fmt: skip
+    results = await campaign.run(_extra_scenarios(runnable, pm))
+    results = await establish_evidence(
+        server,
+        {tool.name: tool for tool in runnable},
+        results,
+        timeout=options.timeout,
+        concurrency=options.concurrency,
+    )
+    notes += campaign.notes
+    skipped += withheld_destructive(campaign.withheld, {r.scenario.tool for r in results})
+    notes += outside_notes(placement, runnable, results)
+    details = first.details
+    conformance = await _conformance(server, placement.target, details, tools, results, options, pm)
+    return _Run(details, tools, list(first.listing_problems), results, notes, skipped, conformance)
+
+
+def _scorecard(run: _Run, stats: Any, sandbox: LazySandbox | None, pm: Any) -> MCPScorecard:
+    notes = run.notes + _server_notes(stats)
+    lint = _lint_findings(run.listing_problems, run.tools, run.details.instructions, pm)
     return MCPScorecard(
-        server=details,
-        tools=tuple(tools),
-        results=tuple(results),
+        server=run.details,
+        tools=tuple(run.tools),
+        results=tuple(run.results),
         lint=tuple(lint),
         notes=tuple(dict.fromkeys(notes)),
         restarts=stats.restarts,
         crashes=stats.crashes,
         junk_lines=stats.junk_lines,
         call_junk_lines=stats.call_junk_lines,
-        skipped=tuple(skipped),
+        skipped=tuple(run.skipped),
         sandbox=sandbox.placeholders() if sandbox is not None else (),
-        conformance=tuple(conformance),
+        conformance=tuple(run.conformance),
     )
-
-
-_NO_SANDBOX = "the run has no sandbox (--no-sandbox)"
-
-
-@attrs.define
-class _Placement:
-    """Where the server runs: the target launched, and why it is not in the sandbox if not."""
-
-    target: ServerTarget
-    #: Why the server is not confined to the sandbox ("" when it is).
-    outside: str = ""
-    #: The target as the user gave it, tried when the server cannot start in the sandbox.
-    fallback: ServerTarget | None = None
-
-
-def _placement(given: ServerTarget, target: ServerTarget, sandbox: LazySandbox) -> _Placement:
-    """``target`` moved into the sandbox (working directory, HOME, TMPDIR, XDG folders)."""
-    from toolscore_mcp.sandbox.environment import inside, isolate, outside_folders
-
-    if target.transport != "stdio" or not target.command:
-        return _Placement(target, outside="")
-    isolation = isolate(target, sandbox.reserved)
-    reasons: list[str] = []
-    if isolation.work is None and not inside(Path(target.cwd or "."), sandbox.reserved):
-        reasons.append(f"its working directory is {target.cwd} (the config's cwd)")
-    folders = outside_folders(given, sandbox.reserved)
-    if folders:
-        reasons.append(f"its command or environment names {', '.join(folders[:3])}")
-    fallback = target if isolation.work is not None else None
-    return _Placement(isolation.target, "; ".join(reasons), fallback)
-
-
-async def _first_connection(server: ServerHandle, placement: _Placement) -> MCPConnection:
-    """The run's first connection; a server that exits at start in the sandbox is started
-    again as the user gave it (a command that relies on its folder), and the run says so."""
-    try:
-        return await server.get()
-    except (MCPTimeoutError, MCPProtocolError):
-        raise
-    except MCPError as exc:
-        if placement.fallback is None:
-            raise
-        first_error = exc
-    placement.target, placement.fallback = placement.fallback, None
-    connection = await server.get()
-    placement.outside = (
-        "it did not start in the sandbox, so it ran in your working directory with your HOME "
-        f"(in the sandbox: {' '.join(str(first_error).split())[:160]})"
-    )
-    return connection
-
-
-def _withheld(withheld: Mapping[str, Sequence[str]], called: set[str]) -> list[tuple[str, str]]:
-    """Destructive tools none of whose calls were sent, with the reason."""
-    return [
-        (name, f"not called: destructive ({reasons[0]}; --allow-destructive calls it)")
-        for name, reasons in withheld.items()
-        if name not in called and reasons
-    ]
-
-
-_MAX_LISTED_CALLS = 10
-
-
-def _outside_notes(
-    placement: _Placement, tools: Sequence[MCPToolDef], results: Sequence[Any]
-) -> list[str]:
-    """When the server was not confined to the sandbox, the calls of writing tools it got."""
-    if not placement.outside:
-        return []
-    from toolscore.redaction import redact
-
-    from toolscore_mcp.grading.verdicts import excerpt
-    from toolscore_mcp.scenarios.safety import writes
-
-    writers = {tool.name for tool in tools if writes(tool)}
-    calls: list[str] = []
-    for result in results:
-        if result.scenario.tool not in writers:
-            continue
-        for arguments in [a.arguments for a in result.attempts] + [result.scenario.arguments]:
-            shown = json.dumps(arguments, ensure_ascii=False, sort_keys=True, default=str)
-            call = excerpt(redact(f"{result.scenario.tool} {shown}"))
-            if call not in calls:
-                calls.append(call)
-    if not calls:
-        return []
-    listed = "; ".join(calls[:_MAX_LISTED_CALLS])
-    more = f"; and {len(calls) - _MAX_LISTED_CALLS} more" if len(calls) > _MAX_LISTED_CALLS else ""
-    return [
-        f"the server was not started in the sandbox ({placement.outside}); tools that write were "
-        f"called and may have changed files outside it: {listed}{more}"
-    ]
 
 
 def _lint_findings(
@@ -602,74 +464,3 @@ def _in_sandbox(target: ServerTarget, sandbox: LazySandbox) -> ServerTarget:
         headers=sandbox.substitute_all(dict(target.headers)),
         roots=(str(sandbox.reserved),),
     )
-
-
-def load_tools_file(path: str | Path) -> tuple[ServerDetails, list[MCPToolDef]]:
-    """Read a saved ``tools/list`` answer for offline linting.
-
-    Accepts a JSON-RPC response (``{"result": {"tools": [...]}}``), a result object
-    (``{"tools": [...]}``, optionally with ``instructions`` and ``serverInfo``/``server``), or a
-    bare list of tools. Raises :class:`toolscore.errors.InputError` naming the file and path.
-    """
-    from toolscore.errors import InputError
-
-    source = str(path)
-    try:
-        raw = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError("file not found", source=source) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read file: {exc}", source=source) from None
-    except ValueError as exc:
-        raise InputError(f"invalid JSON: {exc}", source=source) from None
-    where = "$"
-    if isinstance(raw, Mapping) and isinstance(raw.get("result"), Mapping):
-        raw, where = raw["result"], "$.result"
-    details = ServerDetails(target=source, transport="file")
-    if isinstance(raw, Mapping):
-        info = raw.get("serverInfo") or raw.get("server") or {}
-        instructions = raw.get("instructions")
-        if isinstance(info, Mapping):
-            details = attrs.evolve(
-                details, name=str(info.get("name") or ""), version=str(info.get("version") or "")
-            )
-        if isinstance(instructions, str):
-            details = attrs.evolve(details, instructions=instructions)
-        tools_raw = raw.get("tools")
-        where += ".tools"
-    else:
-        tools_raw = raw
-    if not isinstance(tools_raw, list):
-        raise InputError(
-            "expected a list of tools (a tools/list result)", source=source, path=where
-        )
-    tools: list[MCPToolDef] = []
-    for index, entry in enumerate(tools_raw):
-        if not isinstance(entry, Mapping) or not isinstance(entry.get("name"), str):
-            raise InputError(
-                "expected a tool object with a string 'name'",
-                source=source,
-                path=f"{where}[{index}]",
-            )
-        tools.append(MCPToolDef.from_wire(entry))
-    return details, tools
-
-
-def tools_file_payload(details: ServerDetails, tools: Sequence[MCPToolDef]) -> dict[str, Any]:
-    """What ``mcp list --json`` prints and ``load_tools_file`` reads back."""
-    payload: dict[str, Any] = {
-        "serverInfo": {"name": details.name, "version": details.version},
-        "protocolVersion": details.protocol_version,
-        "tools": [
-            tool.raw
-            or {
-                "name": tool.name,
-                "description": tool.description,
-                "inputSchema": tool.input_schema,
-            }
-            for tool in tools
-        ],
-    }
-    if details.instructions:
-        payload["instructions"] = details.instructions
-    return payload
