@@ -98,6 +98,27 @@ def tags(message: Any) -> frozenset[str]:
     role = field("role")
     kind = field("type")
     content: Any = field("content")
+    _role_tags(role, content, out)
+    _kind_tags(message, field, kind, role, content, out)
+    for entry in items(field("tool_calls")):
+        _tool_call_tags(entry, out)
+    if field("function_call") is not None and role is not None:
+        out.add("openai")
+    if role == "tool" and field("tool_call_id") is not None:
+        out.add("openai")
+    _content_tags(field, content, out)
+    if (
+        not out.intersection({"claude_sdk", "langchain"})
+        and field("model") is not None
+        and has(message, "parent_tool_use_id")
+        and is_list(content)
+    ):
+        out.add("claude_sdk")
+    return frozenset(out)
+
+
+def _role_tags(role: Any, content: Any, out: set[str]) -> None:
+    """Tags a message's ``role`` gives."""
     if isinstance(role, str) and role in LANGCHAIN_ROLES:
         # LangChain's own role names in message dicts ({"role": "ai"}), as
         # convert_to_messages accepts them.
@@ -108,6 +129,12 @@ def tags(message: Any) -> frozenset[str]:
             out.add("openai" if role != "system" or isinstance(content, str) else "role")
         if role == "model":
             out.add("gemini")
+
+
+def _kind_tags(
+    message: Any, field: Callable[[str], Any], kind: Any, role: Any, content: Any, out: set[str]
+) -> None:
+    """Tags a message's ``type`` (or class) gives: LangChain and Claude Agent SDK messages."""
     if field("lc") is not None and is_list(field("id")):
         out.add("langchain")
     elif isinstance(kind, str):
@@ -136,12 +163,10 @@ def tags(message: Any) -> frozenset[str]:
     ):
         # Claude Agent SDK system and result messages (dataclasses.asdict form).
         out.add("claude_sdk")
-    for entry in items(field("tool_calls")):
-        _tool_call_tags(entry, out)
-    if field("function_call") is not None and role is not None:
-        out.add("openai")
-    if role == "tool" and field("tool_call_id") is not None:
-        out.add("openai")
+
+
+def _content_tags(field: Callable[[str], Any], content: Any, out: set[str]) -> None:
+    """Tags the content blocks and parts give: Anthropic, Claude Agent SDK, Gemini, Pydantic AI."""
     if is_list(content):
         for block in content[:50]:
             if _is_anthropic_block(block):
@@ -161,14 +186,6 @@ def tags(message: Any) -> frozenset[str]:
             out.add("pydantic_ai")
         else:
             out.add("gemini")
-    if (
-        not out.intersection({"claude_sdk", "langchain"})
-        and field("model") is not None
-        and has(message, "parent_tool_use_id")
-        and is_list(content)
-    ):
-        out.add("claude_sdk")
-    return frozenset(out)
 
 
 def tally(values: Iterable[Any]) -> Counter[str]:
