@@ -1,4 +1,4 @@
-"""toolscore-core's modules import each other without cycles, function-level imports included.
+"""No distribution's modules import each other in a cycle, function-level imports included.
 
 A cycle hidden in a function (``a`` imports ``b`` at the top, ``b`` imports ``a`` inside a
 function) still ties the two modules together: neither can be understood, tested or moved
@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 SRC = Path(__file__).resolve().parents[2] / "toolscore-core" / "src"
 
@@ -106,6 +108,21 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_core_has_no_import_cycles() -> None:
     graph = import_graph(SRC)
     assert "toolscore.evaluation" in graph
+    assert not cycles(graph), cycles(graph)
+
+
+@pytest.mark.parametrize(
+    ("distribution", "a_module"),
+    [
+        ("toolscore-mcp", "toolscore_mcp.grading.harness"),
+        ("toolscore-providers", "toolscore_providers.openai"),
+        ("toolscore-pytest", "toolscore_pytest.plugin"),
+        ("toolscore-judge", "toolscore_judge.config"),
+    ],
+)
+def test_no_distribution_has_import_cycles(distribution: str, a_module: str) -> None:
+    graph = import_graph(SRC.parents[1] / distribution / "src")
+    assert a_module in graph
     assert not cycles(graph), cycles(graph)
 
 
