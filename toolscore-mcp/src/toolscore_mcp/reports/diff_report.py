@@ -119,18 +119,7 @@ def diff_to_markdown(changes: Sequence[SurfaceChange]) -> str:
 def diff_to_json(changes: Sequence[SurfaceChange]) -> dict[str, Any]:
     return {
         "counts": _counts(changes),
-        "changes": [
-            {
-                "tool": c.tool,
-                "kind": c.kind,
-                "code": c.code,
-                "message": c.message,
-                "path": c.path,
-                "word_diff": c.detail,
-                "fingerprint": c.fingerprint,
-            }
-            for c in changes
-        ],
+        "changes": [c.to_dict() for c in changes],
     }
 
 

@@ -151,18 +151,7 @@ def surface_to_json(card: MCPScorecard) -> dict[str, Any]:
         },
     }
     if card.lock_changes is not None:
-        data["lock_changes"] = [
-            {
-                "tool": c.tool,
-                "kind": c.kind,
-                "code": c.code,
-                "message": c.message,
-                "path": c.path,
-                "word_diff": c.detail,
-                "fingerprint": c.fingerprint,
-            }
-            for c in card.lock_changes
-        ]
+        data["lock_changes"] = [c.to_dict() for c in card.lock_changes]
     return data
 
 

@@ -48,6 +48,18 @@ class SurfaceChange:
     #: The word diff of a changed description.
     detail: str = ""
 
+    def to_dict(self) -> dict[str, str]:
+        """The change as the JSON reports write it (``word_diff`` is :attr:`detail`)."""
+        return {
+            "tool": self.tool,
+            "kind": self.kind,
+            "code": self.code,
+            "message": self.message,
+            "path": self.path,
+            "word_diff": self.detail,
+            "fingerprint": self.fingerprint,
+        }
+
     @property
     def fingerprint(self) -> str:
         import hashlib  # only diffs need it, and it costs milliseconds to import
