@@ -28,7 +28,9 @@ from toolscore.schema_values import (
     enum_value,
     given_value,
     int_or,
+    item_count,
     keyword_string,
+    object_fields,
     primary_schema_type,
 )
 
@@ -135,31 +137,17 @@ def _value(
         return boolean_value(variation, rng)
     if kind == "array":
         items = schema.get("items")
-        low = max(int_or(schema.get("minItems"), 1), 0)
-        high = int_or(schema.get("maxItems"), 5)
-        if variation == "boundary":
-            count = low
-        elif variation == "edge":
-            count = min(high, 3)
-        else:
-            count = rng.randint(low, max(low, min(high, 3)))
         item_schema = items if isinstance(items, Mapping) else {}
         values: list[Any] = []
-        for _ in range(capped_count(count)):
+        for _ in range(capped_count(item_count(schema, variation, rng))):
             if budget.left <= 0:
                 break
             values.append(_value(f"{name}_item", item_schema, "normal", rng, budget, depth + 1))
         return values
     if kind == "object":
-        properties = schema.get("properties")
-        if not isinstance(properties, Mapping):
-            return {}
-        fields: dict[str, Any] = {}
-        for key, sub in properties.items():
-            if budget.left <= 0:
-                break
-            fields[str(key)] = _value(str(key), sub, variation, rng, budget, depth + 1)
-        return fields
+        return object_fields(
+            schema, budget, lambda key, sub: _value(key, sub, variation, rng, budget, depth + 1)
+        )
     return None
 
 

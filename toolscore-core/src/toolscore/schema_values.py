@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from toolscore.limits import capped_length
@@ -24,6 +24,8 @@ if (
     TYPE_CHECKING
 ):  # the caller's generator is only annotated here; ``toolscore --help`` skips random
     import random
+
+    from toolscore.limits import GenerationBudget
 
 _D = TypeVar("_D")
 
@@ -36,7 +38,9 @@ __all__ = [
     "enum_value",
     "given_value",
     "int_or",
+    "item_count",
     "keyword_string",
+    "object_fields",
     "primary_schema_type",
     "schema_types",
 ]
@@ -160,3 +164,30 @@ def keyword_string(name: str, schema: Mapping[str, Any], variation: str, rng: ra
 
 #: Seed of ``toolscore generate`` and of generated values when none is given (reproducible).
 DEFAULT_SEED = 0
+
+
+def item_count(schema: Mapping[str, Any], variation: str, rng: random.Random) -> int:
+    """How many items to make for an array schema: ``minItems`` (default 1) for boundary
+    values, up to 3 for edge values, else a draw between them (``maxItems`` default 5)."""
+    low = max(int_or(schema.get("minItems"), 1), 0)
+    high = int_or(schema.get("maxItems"), 5)
+    if variation == "boundary":
+        return low
+    if variation == "edge":
+        return min(high, 3)
+    return rng.randint(low, max(low, min(high, 3)))
+
+
+def object_fields(
+    schema: Mapping[str, Any], budget: GenerationBudget, make: Callable[[str, Any], Any]
+) -> dict[str, Any]:
+    """``{property: make(property, its schema)}`` for an object schema, while ``budget`` lasts."""
+    properties = schema.get("properties")
+    if not isinstance(properties, Mapping):
+        return {}
+    fields: dict[str, Any] = {}
+    for key, sub in properties.items():
+        if budget.left <= 0:
+            break
+        fields[str(key)] = make(str(key), sub)
+    return fields

@@ -44,7 +44,9 @@ from toolscore.schema_values import (
     enum_value,
     given_value,
     int_or,
+    item_count,
     keyword_string,
+    object_fields,
     primary_schema_type,
     schema_types,
 )
@@ -221,15 +223,11 @@ def generate_nested(
     if kind == "array":
         return _array(name, schema, variation, rng, ctx, depth, budget)
     if kind == "object":
-        properties = schema.get("properties")
-        if not isinstance(properties, Mapping):
-            return {}
-        fields: dict[str, Any] = {}
-        for key, value in properties.items():
-            if budget.left <= 0:
-                break
-            fields[key] = generate_nested(key, value, variation, rng, ctx, depth + 1, budget)
-        return fields
+        return object_fields(
+            schema,
+            budget,
+            lambda key, sub: generate_nested(key, sub, variation, rng, ctx, depth + 1, budget),
+        )
     return None
 
 
@@ -385,14 +383,7 @@ def _array(
     items = schema.get("items", {})
     if isinstance(items, list):  # draft 4-7 tuple form
         prefix, items = items, schema.get("additionalItems", {})
-    min_items = int_or(schema.get("minItems"), 1)
-    max_items = int_or(schema.get("maxItems"), 5)
-    if variation == "boundary":
-        count = min_items
-    elif variation == "edge":
-        count = min(max_items, 3)
-    else:
-        count = rng.randint(min_items, max(min_items, min(max_items, 3)))
+    count = item_count(schema, variation, rng)
     values: list[Any] = []
     if isinstance(prefix, list):
         for item in prefix[:MAX_GENERATED_ITEMS]:
