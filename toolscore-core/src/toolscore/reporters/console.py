@@ -16,6 +16,7 @@ from toolscore._markers import hookimpl
 from toolscore.reporters._common import as_float, findings, fix_list, metric
 from toolscore.specs import ReporterSpec
 from toolscore.terminal_text import shown, shown_markup
+from toolscore.terminal_width import UNWRAPPED_WIDTH
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -425,7 +426,9 @@ def _print_verbose(result: EvaluationResult, console: Console, show_explanations
             Text(assessment(score), style=f"bold {color}"),
             title=f"Overall Score: {score:.1%}",
             border_style=color,
-            expand=console.is_terminal,
+            # Full width on a terminal or at a set COLUMNS; as wide as its text off a
+            # terminal, where the width has no bound (toolscore.terminal_width).
+            expand=console.width < UNWRAPPED_WIDTH,
         )
     )
     console.print()
