@@ -7,6 +7,8 @@ claims success, beside tools that work and show it three different ways.
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 from mcp_support import run_cli, server_cmd
@@ -80,3 +82,25 @@ def test_verbose_console_says_why_each_tool_works() -> None:
     section = done.stdout.split("Why each working tool counts as working")[1]
     assert "read_note  contrast: with a missing 'name' it answered" in section
     assert "count_words  output-schema" in section
+
+
+def test_a_scenario_files_expectation_is_the_evidence(tmp_path: Path) -> None:
+    sample = Path(__file__).parents[2] / "toolscore-mcp/src/toolscore_mcp/sample_server.py"
+    plan = tmp_path / "scenarios.yaml"
+    plan.write_text(
+        "version: 1\n"
+        "tools:\n"
+        "  create_note:\n"
+        "    arguments: {title: groceries, body: milk}\n"
+        '    expect: {text: {"$contains": "note-"}}\n',
+        encoding="utf-8",
+    )
+    report = tmp_path / "card.json"
+    done = run_cli(
+        "mcp", "test", f"{sys.executable} {sample}", "--scenarios", str(plan),
+        "--output", str(report), timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    row = _status(json.loads(report.read_text(encoding="utf-8")))["create_note"]
+    assert row["status"] == "works"
+    assert row["evidence"]["kind"] == "expectation"

@@ -130,7 +130,8 @@ class Scenario:
 class Evidence:
     """What shows that a happy-path call worked (an answer without ``isError`` shows nothing).
 
-    ``kind``: ``output-schema`` (structuredContent valid against the declared outputSchema),
+    ``kind``: ``expectation`` (a scenario file's ``expect`` was met), ``output-schema``
+    (structuredContent valid against the declared outputSchema),
     ``contrast`` (the same call with a value that surely does not exist failed, and its answer
     differs from ours), ``round-trip`` (what a producer wrote, a reader returned), ``answer``
     (a call with no input to vary answered with content that reads as a result).

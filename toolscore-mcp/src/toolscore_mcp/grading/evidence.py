@@ -11,6 +11,7 @@ given positive evidence, or loses its pass:
   the same shape, our call hit the same path as a call on nothing: it did not work. When the
   replaced value names a thing, answering a missing thing without ``isError`` is also an
   error reported as success;
+* ``expectation``: a scenario file said what the answer must be, and it was;
 * ``answer``: a tool with nothing to vary (no arguments, or only free text and options), a
   producer (a fresh name is as valid as ours) or a destructive tool (it is never sent a target
   the run did not make), whose answer has content that reads as a result.
@@ -199,6 +200,11 @@ async def establish_evidence(
     tag = secrets.token_hex(6)
     for index, result in _first_passes(out):
         tool = tools.get(result.scenario.tool) or MCPToolDef(name=result.scenario.tool)
+        if result.scenario.expect is not None:  # the author said what a right answer is
+            out[index] = attrs.evolve(
+                result, evidence=Evidence("expectation", "the scenario file's expect was met")
+            )
+            continue
         direct = _direct_evidence(tool, result)
         if direct is not None:
             out[index] = attrs.evolve(result, evidence=direct)
@@ -230,8 +236,8 @@ def _first_passes(results: Sequence[ScenarioResult]) -> list[tuple[int, Scenario
     for index, result in enumerate(results):
         tool = result.scenario.tool
         if result.scenario.kind == "happy" and result.verdict == "pass" and tool not in seen:
-            if result.response is None or result.scenario.expect is not None:
-                seen.add(tool)  # a scenario file's expectation is its own evidence
+            if result.response is None:
+                seen.add(tool)
                 continue
             seen.add(tool)
             chosen.append((index, result))
