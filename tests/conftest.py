@@ -9,6 +9,8 @@ test carrying the marker.
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -26,3 +28,17 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         if missing:
             names = ", ".join(m.replace("_", "-") for m in missing)
             pytest.skip(f"needs {names} installed (runs in the integration session)")
+
+
+@pytest.fixture
+def short_tmp() -> Iterator[Path]:
+    """A temp folder with a short path, for what has a path-length limit: a UNIX socket's
+    path must fit 108 bytes, and a clone's pytest temp folder may already be longer."""
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="ts-", dir="/tmp" if Path("/tmp").is_dir() else None))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -7,11 +7,13 @@ headless Chromium (Debian's ``chromium`` package; those tests skip without it).
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import struct
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -200,14 +202,25 @@ def test_bad_report_options_are_one_line(args: tuple[str, ...], message: str) ->
 
 def _chromium(tmp_path: Path, page: Path, *mode: str) -> subprocess.CompletedProcess[str]:
     assert CHROMIUM is not None
+    # Chromium's singleton socket lives in TMPDIR: a UNIX socket path must fit 108 bytes.
+    short = Path(tempfile.mkdtemp(prefix="ts-chromium-", dir="/tmp"))
+    try:
+        return _run_chromium(short, page, *mode)
+    finally:
+        shutil.rmtree(short, ignore_errors=True)
+
+
+def _run_chromium(short: Path, page: Path, *mode: str) -> subprocess.CompletedProcess[str]:
+    assert CHROMIUM is not None
     return subprocess.run(
         [
             CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
             "--no-first-run", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}",
+            "--disable-sync", f"--user-data-dir={short / 'profile'}",
             "--enable-logging=stderr", "--v=0", "--window-size=1280,2000", *mode, page.as_uri(),
         ],
         capture_output=True, text=True, timeout=120, check=False,
+        env={**os.environ, "TMPDIR": str(short)},
     )  # fmt: skip
 
 

@@ -39,9 +39,11 @@ def test_a_server_that_plants_symlinks_moves_nothing_outside(tmp_path: Path, whe
     outside = _outside(tmp_path)
     before = _snapshot(outside)
     log = tmp_path / "log.jsonl"
+    card = tmp_path / "card.json"
     done = run_cli(
         "mcp", "test",
         *server_cmd("symlink_server.py", "{sandbox}", str(outside), str(log), when),
+        "--report", f"json={card}",
         timeout=120,
     )  # fmt: skip
     assert "Traceback" not in done.stderr, done.stderr
@@ -59,7 +61,8 @@ def test_a_server_that_plants_symlinks_moves_nothing_outside(tmp_path: Path, whe
     assert all("/scratch/" in e["path"] for e in destroyed)
     assert not os.path.lexists(sandbox)  # cleaned up, without following the links out
     # The read of the planted notes.txt was not made, and says why.
-    assert "resolves outside the sandbox" in done.stdout
+    details = [r["detail"] for r in json.loads(card.read_text(encoding="utf-8"))["results"]]
+    assert any("resolves outside the sandbox" in detail for detail in details)
 
 
 def test_new_paths_never_follow_a_planted_scratch_link(tmp_path: Path) -> None:

@@ -8,9 +8,11 @@ shows the check can fail.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -34,6 +36,16 @@ EXPECTED = [
 
 def _chromium(tmp_path: Path, page: Path, *mode: str) -> subprocess.CompletedProcess[str]:
     assert CHROMIUM is not None
+    # Chromium's singleton socket lives in TMPDIR: a UNIX socket path must fit 108 bytes.
+    short = Path(tempfile.mkdtemp(prefix="ts-chromium-", dir="/tmp"))
+    try:
+        return _run_chromium(short, page, *mode)
+    finally:
+        shutil.rmtree(short, ignore_errors=True)
+
+
+def _run_chromium(short: Path, page: Path, *mode: str) -> subprocess.CompletedProcess[str]:
+    assert CHROMIUM is not None
     return subprocess.run(
         [
             CHROMIUM,
@@ -45,7 +57,7 @@ def _chromium(tmp_path: Path, page: Path, *mode: str) -> subprocess.CompletedPro
             "--disable-background-networking",
             "--disable-component-update",
             "--disable-sync",
-            f"--user-data-dir={tmp_path / 'profile'}",
+            f"--user-data-dir={short / 'profile'}",
             "--enable-logging=stderr",
             "--v=0",
             f"--window-size={WINDOW[0]},{WINDOW[1]}",
@@ -56,6 +68,7 @@ def _chromium(tmp_path: Path, page: Path, *mode: str) -> subprocess.CompletedPro
         text=True,
         timeout=120,
         check=False,
+        env={**os.environ, "TMPDIR": str(short)},
     )
 
 

@@ -164,8 +164,9 @@ def _not_called(scenario: Scenario, path: str) -> ScenarioResult:
         is_error=False,
         duration=0.0,
         detail=excerpt(
-            f"skipped: {shown(path, one_line=True)} resolves outside the sandbox (a symlink "
-            "was planted in it); the call was not made"
+            # The reason first: a long path is what the excerpt cuts, never the why.
+            "skipped: a path resolves outside the sandbox (a symlink was planted in it), so "
+            f"the call was not made: {shown(path, one_line=True)}"
         ),
         verdict="inconclusive",
         finding="inconclusive",
