@@ -23,13 +23,15 @@ def server_cmd(name: str, *args: str) -> list[str]:
 def run_cli(
     *args: str, env: dict[str, str] | None = None, timeout: float = 60
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``toolscore ARGS`` in a subprocess, as a user would."""
+    """Run ``toolscore ARGS`` in a subprocess, as a user would in a CI log: output piped and
+    no ``COLUMNS`` (pytest sets one), so no line is folded however long its paths are."""
+    base = {key: value for key, value in os.environ.items() if key != "COLUMNS"}
     return subprocess.run(
         [sys.executable, str(CLI_SCRIPT), *args],
         capture_output=True,
         text=True,
         timeout=timeout,
-        env={**os.environ, "COLUMNS": "200", **(env or {})},
+        env={**base, **(env or {})},
         check=False,
     )
 

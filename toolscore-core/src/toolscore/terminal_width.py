@@ -10,14 +10,10 @@ test that reads the output misses it. Every console that prints command output c
 * anything else (a pipe, a file, a test runner's capture): :data:`UNWRAPPED_WIDTH`, wide enough
   that no report line is ever folded. Tables and panels that fit their content stay as narrow
   as their content.
-
-Whatever the width, a line of text is printed whole: only tables and panels are laid out to
-the width (so ``COLUMNS=60`` narrows tables, never a path).
 """
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
 from typing import IO, TYPE_CHECKING, Any
@@ -47,29 +43,8 @@ def make_console(*, stderr: bool = False, file: IO[str] | None = None, **options
 
     ``options`` pass through to ``Console``; an explicit ``width`` wins over the rule above.
     """
+    from rich.console import Console
 
     stream = file if file is not None else (sys.stderr if stderr else sys.stdout)
     options.setdefault("width", output_width(stream))
-    return _console_class()(file=file, stderr=stderr, **options)
-
-
-@functools.cache
-def _console_class() -> type[Console]:
-    from rich.console import Console
-    from rich.text import Text
-
-    class LineConsole(Console):
-        """A console that prints a line of text (a path, a count, a message) whole, whatever
-        the width: a grep or a reader of a CI log needs it in one piece. Tables and panels
-        are still laid out to the width."""
-
-        def print(self, *objects: Any, **kwargs: Any) -> None:
-            if (
-                "soft_wrap" not in kwargs
-                and objects
-                and all(isinstance(item, (str, Text)) for item in objects)
-            ):
-                kwargs["soft_wrap"] = True
-            super().print(*objects, **kwargs)
-
-    return LineConsole
+    return Console(file=file, stderr=stderr, **options)

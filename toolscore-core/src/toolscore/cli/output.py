@@ -29,7 +29,7 @@ class ExitCode(enum.IntEnum):
 def stdout_console() -> Console:
     from toolscore.terminal_width import make_console
 
-    return make_console(highlight=False)
+    return make_console(highlight=False, soft_wrap=False)
 
 
 def stderr_console() -> Console:
