@@ -33,8 +33,12 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 SERVERS_DIR = HERE / "servers"
-OFFLINE_CLASSES = ("works", "setup", "network", "credentials", "binary")
+OFFLINE_CLASSES = ("works", "setup", "network", "credentials", "binary", "broken")
+#: Classes whose tools succeed here with the manifest's arguments.
 CALLED = ("works", "setup")
+#: Classes whose tools the hand check calls: the working ones, and the broken ones (which must
+#: still fail on those valid arguments, with the recorded ``failure`` text).
+REPLAYED = (*CALLED, "broken")
 GRADES = "ABCDF"
 
 
@@ -95,8 +99,12 @@ def validate_manifest(m: Mapping[str, Any]) -> list[str]:
         offline = tool.get("offline")
         if offline not in OFFLINE_CLASSES:
             problems.append(f"tool {name}: offline must be one of {OFFLINE_CLASSES}")
-        if offline in CALLED and "arguments" not in tool:
+        if offline in REPLAYED and "arguments" not in tool:
             problems.append(f"tool {name}: a {offline} tool needs 'arguments'")
+        if offline == "broken" and not tool.get("failure"):
+            problems.append(f"tool {name}: a broken tool needs the 'failure' text it answers")
+        if not isinstance(tool.get("signals_errors", True), bool):
+            problems.append(f"tool {name}: signals_errors is true or false")
         if offline == "setup" and not tool.get("setup"):
             problems.append(f"tool {name}: an offline=setup tool needs setup calls")
         if not tool.get("note") and offline not in CALLED:
@@ -108,7 +116,23 @@ def validate_manifest(m: Mapping[str, Any]) -> list[str]:
         for lie in m.get(key, []):
             if lie.get("tool") not in m["tools"] or "arguments" not in lie or not lie.get("text"):
                 problems.append(f"{key}: each entry needs a listed tool, arguments and text")
+    lying = {lie.get("tool") for lie in m.get("errors_as_success", [])}
+    for name, tool in m["tools"].items():
+        if tool.get("signals_errors") is False and name not in lying:
+            problems.append(f"tool {name}: signals_errors false needs an errors_as_success entry")
     return problems
+
+
+def signals_errors(manifest: Mapping[str, Any], tool: str) -> bool:
+    """Whether the hand check found ``tool`` answering its failures with ``isError: true``.
+
+    ``signals_errors`` in the tool's entry when set; otherwise false exactly when a failure of
+    the tool is recorded in ``errors_as_success``.
+    """
+    entry = manifest["tools"][tool]
+    if "signals_errors" in entry:
+        return bool(entry["signals_errors"])
+    return not any(lie.get("tool") == tool for lie in manifest.get("errors_as_success", []))
 
 
 def substitute(value: Any, fill: Any) -> Any:
@@ -390,8 +414,13 @@ class ToolCheck:
     outcome: CallOutcome | None = None
     setup_failures: list[str] = field(default_factory=list)
 
+    #: For a broken tool, the failure text it must still answer (``...`` for any text).
+    failure: str = ""
+
     @property
     def ok(self) -> bool:
+        if self.offline == "broken":
+            return self.outcome is not None and not failure_problem(self.failure, self.outcome)
         if self.offline not in CALLED:
             return True
         return self.outcome is not None and self.outcome.ok and not self.setup_failures
@@ -452,9 +481,9 @@ async def check_server(
             report.missing = [n for n in listed if n not in m["tools"]]
             report.extra = [n for n in m["tools"] if n not in listed]
             for tool, entry in m["tools"].items():
-                check = ToolCheck(tool, entry["offline"])
+                check = ToolCheck(tool, entry["offline"], failure=entry.get("failure", ""))
                 report.tools.append(check)
-                if entry["offline"] not in CALLED or tool in report.extra:
+                if entry["offline"] not in REPLAYED or tool in report.extra:
                     continue
                 for step in entry.get("setup", []):
                     failure = await run_setup_step(server, step)
@@ -491,6 +520,20 @@ def lie_problem(expected: str, outcome: CallOutcome) -> str:
     """
     if not outcome.ok:
         return f"no longer isError false: {outcome.summary()}"
+    return text_problem(expected, outcome)
+
+
+def failure_problem(expected: str, outcome: CallOutcome) -> str:
+    """Why a broken tool's call did not fail as recorded ("" when it did): any failure
+    (``isError``, a JSON-RPC error, a crash or timeout) whose text matches ``expected``."""
+    if outcome.timed_out or outcome.crashed:
+        return ""
+    return text_problem(expected, outcome)
+
+
+def text_problem(expected: str, outcome: CallOutcome) -> str:
+    """Why ``outcome``'s text differs from ``expected`` ("" when it matches; ``...`` in
+    ``expected`` stands for any text, the first part anchored at the start)."""
     actual = _normalise(outcome.text)
     parts = [_normalise(p) for p in expected.split("...")]
     position = 0
@@ -560,7 +603,7 @@ def print_report(report: ServerCheck, verbose: bool = False, out: Any = None) ->
     if report.extra:
         print(f"  MANIFEST TOOLS NOT LISTED: {', '.join(report.extra)}", file=out)
     for check in report.tools:
-        if check.offline not in CALLED:
+        if check.offline not in REPLAYED:
             if verbose:
                 print(f"  -    {check.tool:32} {check.offline} (not called)", file=out)
             continue
