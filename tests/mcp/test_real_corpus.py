@@ -7,7 +7,11 @@ promises a server author relies on:
 * no tool that works offline with valid arguments is failed;
 * no tool that needs the network, credentials or a missing program is called a defect;
 * a tool that needs a credential is reported as such (its need, or a note from its stderr);
-* every failure the server reports with ``isError: false`` is caught;
+* every failure the server reports with ``isError: false`` is caught, and at least 90 % of the
+  tools that answer failures so are flagged by the run itself;
+* no tool is called working without recorded evidence;
+* every tool the table calls broken is found;
+* at most 15 % of the tools that work here are left inconclusive;
 * the grade falls within the fair range.
 
 The servers are installed by ``nox -s mcp_real`` (``real/install.py``); absent ones skip.
@@ -16,8 +20,10 @@ The servers are installed by ``nox -s mcp_real`` (``real/install.py``); absent o
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +33,9 @@ from mcp_support import run_cli
 pytestmark = pytest.mark.realservers
 
 REAL = Path(__file__).parent / "real" / "servers"
+sys.path.insert(0, str(REAL.parent))
+import handcheck  # noqa: E402
+
 MANIFESTS = sorted(REAL.glob("*.json"))
 SEARCH_PATH = os.environ.get("MCP_REAL_BIN", "")
 GRADES = "ABCDF"
@@ -76,6 +85,12 @@ def test_no_working_tool_is_failed(graded: Any) -> None:
         if truth["offline"] in WORKING
     }
     assert {name: details for name, details in failed.items() if details} == {}
+    status = _status(card)
+    assert [
+        name
+        for name, truth in manifest["tools"].items()
+        if truth["offline"] in (*WORKING, *NOT_OURS) and status[name]["status"] == "defect"
+    ] == []
 
 
 def test_no_network_or_credential_tool_is_called_a_defect(graded: Any) -> None:
@@ -119,6 +134,48 @@ def test_every_error_reported_as_success_is_caught(graded: Any) -> None:
         )
     ]
     assert missed == []
+
+
+def _status(card: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {row["tool"]: row for row in card["coverage"]["tools"]}
+
+
+def test_no_tool_is_called_working_without_evidence(graded: Any) -> None:
+    _manifest, card = graded
+    bare = [
+        row["tool"]
+        for row in card["coverage"]["tools"]
+        if row["status"] == "works" and not row["evidence"]
+    ]
+    assert bare == []
+
+
+def test_tools_that_report_errors_as_success_are_flagged(graded: Any) -> None:
+    """Of the tools the hand check found answering failures with ``isError: false``, at least
+    90 % are flagged by the run (an ``error-as-success`` finding on one of their calls)."""
+    manifest, card = graded
+    lying = [name for name in manifest["tools"] if not handcheck.signals_errors(manifest, name)]
+    flagged = {r["tool"] for r in card["results"] if r["finding"] == "error-as-success"}
+    missed = [name for name in lying if name not in flagged]
+    assert len(lying) - len(missed) >= math.ceil(0.9 * len(lying)), missed
+
+
+def test_every_broken_tool_is_found(graded: Any) -> None:
+    manifest, card = graded
+    status = _status(card)
+    broken = [name for name, truth in manifest["tools"].items() if truth["offline"] == "broken"]
+    assert [name for name in broken if status[name]["status"] != "defect"] == []
+
+
+def test_few_working_tools_are_left_inconclusive(graded: Any) -> None:
+    """At most 15 % of the tools that work here (with or without setup) end unverified."""
+    manifest, card = graded
+    status = _status(card)
+    working = [name for name, truth in manifest["tools"].items() if truth["offline"] in WORKING]
+    unverified = [name for name in working if status[name]["status"] != "works"]
+    assert len(unverified) <= math.floor(0.15 * len(working)), {
+        name: (status[name]["status"], status[name]["needs"]) for name in unverified
+    }
 
 
 def test_grade_is_within_the_fair_range(graded: Any) -> None:

@@ -17,7 +17,14 @@ given positive evidence, or loses its pass:
   the run did not make), whose answer has content that reads as a result.
 
 A pass with none of these becomes ``inconclusive`` (needs ``evidence``), with the reason.
-Contrast calls run concurrently, one per tool, after every phase, and are not scored.
+
+The same probes look for errors reported as success on the tool's own error paths: a contrast
+answer that says it failed (in prose or JSON) without ``isError`` is one, whatever else it
+shows. Producers get the contrast call for that alone (a fresh value is as valid as ours, so
+it proves nothing about success), and a tool with a position parameter (an offset, a start
+index, a page) is also asked for a position far past any content. Tools that answer a
+question about existence ("does it exist?", "is it valid?") are never flagged for saying no.
+Probe calls run concurrently, after every phase, and are not scored.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from toolscore.lazy_pattern import lazy_pattern
 from toolscore_mcp.grading.verdicts import answer_text, excerpt, output_problem, reports_failure
 from toolscore_mcp.model import Evidence, MCPToolDef, MCPToolResult, Scenario, ScenarioResult
 from toolscore_mcp.scenarios.runner import ServerHandle, run_scenarios
+from toolscore_mcp.values.meaning import wants_new_path
 from toolscore_mcp.values.providers import Parameter, name_tokens
 from toolscore_mcp.values.roles import is_destructive, tool_role
 
@@ -64,12 +72,28 @@ _VOLATILE = lazy_pattern(
     re.IGNORECASE,
 )
 _MISSING_NUMBER = 987_654_321
+#: Description words (near its start) of a value that names what the call makes.
+_NEW_THING_WORDS = frozenset({"output", "new", "destination", "created"})
+#: Integer parameter words that place a read inside the content: past the end is an error path.
+_POSITION_WORDS = frozenset({"offset", "start", "skip", "page", "from", "cursor", "begin"})
+#: Tool-name words of a yes/no question, where "does not exist" is a right answer.
+_QUESTION_WORDS = frozenset(
+    {"exists", "exist", "check", "validate", "verify", "lint", "test", "is", "has", "can"}
+)
 
 
 def _parameter(tool: MCPToolDef, name: str) -> Parameter:
     properties = tool.input_schema.get("properties") if tool.input_schema else None
     schema = properties.get(name) if isinstance(properties, Mapping) else None
     return Parameter(tool, name, schema if isinstance(schema, Mapping) else {})
+
+
+def _names_a_new_thing(param: Parameter) -> bool:
+    """Does the value name what the call makes ("Name of the output file", a destination
+    path)? Any fresh value is as valid as ours there, so it cannot be contrasted."""
+    description = str(param.schema.get("description") or "")
+    lead = set(name_tokens(" ".join(description.split()[:6])))
+    return bool(lead & _NEW_THING_WORDS) or wants_new_path(param)
 
 
 def _contrast_kind(tool: MCPToolDef, name: str, value: Any) -> str | None:
@@ -79,6 +103,8 @@ def _contrast_kind(tool: MCPToolDef, name: str, value: Any) -> str | None:
         return None
     param = _parameter(tool, name)
     if "enum" in param.schema or "const" in param.schema:
+        return None
+    if _names_a_new_thing(param):
         return None
     tokens = set(name_tokens(name))
     if tokens & _NAMING_WORDS and not (tokens & _FREE_WORDS and "name" not in tokens):
@@ -175,14 +201,41 @@ def _reads_as_failure(result: MCPToolResult) -> bool:
     return result.is_error or result.rpc_error_code is not None or reports_failure(result)
 
 
+def position_arguments(
+    tool: MCPToolDef, arguments: Mapping[str, Any]
+) -> tuple[dict[str, Any], str] | None:
+    """``arguments`` with its first integer position parameter (an offset, a start index, a
+    page) far past any content, and that parameter's name; None when the tool has none."""
+    properties = tool.input_schema.get("properties") if tool.input_schema else None
+    if not isinstance(properties, Mapping):
+        return None
+    for name, schema in properties.items():
+        if not isinstance(schema, Mapping) or schema.get("type") != "integer":
+            continue
+        if "enum" in schema or "maximum" in schema or "exclusiveMaximum" in schema:
+            continue
+        if set(name_tokens(name)) & _POSITION_WORDS:
+            return {**arguments, name: _MISSING_NUMBER}, name
+    return None
+
+
+def _answers_questions(tool_name: str) -> bool:
+    return bool(set(name_tokens(tool_name)[:2]) & _QUESTION_WORDS)
+
+
 @attrs.frozen
 class _Probe:
-    """One tool's passed happy path and the contrast call planned for it."""
+    """One tool's passed happy path and a probe call planned for it.
+
+    ``for_evidence`` is false for a probe that only looks for an error path (a producer's
+    contrast, a position past the end): its answer never decides whether the tool worked.
+    """
 
     index: int
     scenario: Scenario
     replaced: tuple[str, ...]
     naming: bool
+    for_evidence: bool = True
 
 
 async def establish_evidence(
@@ -209,39 +262,84 @@ async def establish_evidence(
         if direct is not None:
             out[index] = attrs.evolve(result, evidence=direct)
             continue
-        planned = contrast_arguments(tool, result.scenario.arguments, tag)
-        # A destructive tool is only ever sent targets the run may touch: no probe for it.
-        if planned is None or tool_role(tool) == "producer" or is_destructive(tool):
+        probes += _plan_probes(index, tool, result, tag)
+        if not any(probe.index == index and probe.for_evidence for probe in probes):
             out[index] = _answer_evidence(result)
-            continue
-        arguments, replaced, naming = planned
-        scenario = Scenario(
-            tool.name, arguments, "happy", "contrast probe: a value that names nothing"
-        )
-        probes.append(_Probe(index, scenario, replaced, naming))
     if probes:
         answers = await run_scenarios(
             server, [p.scenario for p in probes], tools, timeout=timeout, concurrency=concurrency
         )
         for probe, answer in zip(probes, answers):
-            out[probe.index], extra = _judge_contrast(out[probe.index], probe, answer)
+            if probe.for_evidence:
+                out[probe.index], extra = _judge_contrast(out[probe.index], probe, answer)
+            else:
+                extra = _error_path(probe, answer)
             out += extra
     return _spread(out)
 
 
+def _plan_probes(index: int, tool: MCPToolDef, result: ScenarioResult, tag: str) -> list[_Probe]:
+    """The probe calls for one tool's first pass: its contrast call (for evidence, or for
+    the error path alone when the tool is a producer) and a position past the end."""
+    # A destructive tool is only ever sent targets the run may touch: no probe for it.
+    if is_destructive(tool):
+        return []
+    probes: list[_Probe] = []
+    planned = contrast_arguments(tool, result.scenario.arguments, tag)
+    if planned is not None:
+        arguments, replaced, naming = planned
+        scenario = Scenario(
+            tool.name, arguments, "happy", "contrast probe: a value that names nothing"
+        )
+        probes.append(_Probe(index, scenario, replaced, naming, tool_role(tool) != "producer"))
+    positioned = position_arguments(tool, result.scenario.arguments)
+    if positioned is not None:
+        arguments, name = positioned
+        scenario = Scenario(tool.name, arguments, "happy", f"probe: {name!r} past the end")
+        probes.append(_Probe(index, scenario, (name,), False, False))
+    return probes
+
+
+def _error_path(probe: _Probe, answer: ScenarioResult) -> list[ScenarioResult]:
+    """An error-as-success result when a probe's answer says it failed without ``isError``."""
+    theirs = answer.response
+    if theirs is None or not reports_failure(theirs) or _answers_questions(probe.scenario.tool):
+        return []
+    names = ", ".join(repr(name) for name in probe.replaced)
+    return [
+        attrs.evolve(
+            answer,
+            scenario=attrs.evolve(probe.scenario, kind="edge"),
+            ok=False,
+            verdict="fail",
+            finding="error-as-success",
+            detail=excerpt(
+                f"error reported as success: with {names} naming nothing it answered, "
+                f"without isError: {answer_text(theirs)}"
+            ),
+        )
+    ]
+
+
 def _first_passes(results: Sequence[ScenarioResult]) -> list[tuple[int, ScenarioResult]]:
-    """Each tool's first passed happy path (the one its evidence is sought for)."""
-    seen: set[str] = set()
-    chosen: list[tuple[int, ScenarioResult]] = []
+    """Each tool's passed happy path that its evidence is sought for: the first whose answer
+    does not itself read as a failure (a demo of an error message passes but proves
+    nothing), else the first."""
+    chosen: dict[str, tuple[int, ScenarioResult]] = {}
+    settled: set[str] = set()
     for index, result in enumerate(results):
         tool = result.scenario.tool
-        if result.scenario.kind == "happy" and result.verdict == "pass" and tool not in seen:
-            if result.response is None:
-                seen.add(tool)
-                continue
-            seen.add(tool)
-            chosen.append((index, result))
-    return chosen
+        if result.scenario.kind != "happy" or result.verdict != "pass" or tool in settled:
+            continue
+        if result.response is None:
+            settled.add(tool)
+            continue
+        if not reports_failure(result.response):
+            chosen[tool] = (index, result)
+            settled.add(tool)
+        else:
+            chosen.setdefault(tool, (index, result))
+    return sorted(chosen.values(), key=lambda pair: pair[0])
 
 
 def _direct_evidence(tool: MCPToolDef, result: ScenarioResult) -> Evidence | None:
@@ -290,7 +388,7 @@ def _judge_contrast(
                 result,
                 evidence=Evidence("contrast", f"with a missing {names} it answered: {their_text}"),
             ),
-            [],
+            _error_path(probe, answer),
         )
     if _only_echoes(ours, result.scenario.arguments):
         # An answer made of nothing but what we sent: the tool took the input as given.

@@ -116,7 +116,10 @@ class Campaign:
                 )
                 if self._may_send(tool, scenario.arguments, scenario.evidence):
                     scenarios.append(scenario)
-        results = await self._run_batch(scenarios)
+        # Calls that change the server's state go one at a time: a store that rewrites its
+        # file on every call loses concurrent writes, and the readers need what they made.
+        changes_state = all(tool_phase(tool) <= 1 for tool in tools)
+        results = await self._run_batch(scenarios, concurrency=1 if changes_state else None)
         results = await self._repair(results)
         results = [self._environment(result) for result in results]
         self._harvest(results)
@@ -128,7 +131,9 @@ class Campaign:
         """False (and the reason kept) for a destructive call whose target is not ours."""
         if self.allow_destructive or not is_destructive(tool):
             return True
-        reason = destructive_refusal(tool, arguments, evidence, self.folder)
+        harvest = self.context.harvested
+        known = harvest.seen if harvest is not None else None
+        reason = destructive_refusal(tool, arguments, evidence, self.folder, known)
         if reason is None:
             return True
         self.withheld.setdefault(tool.name, []).append(reason)
@@ -189,7 +194,9 @@ class Campaign:
                         f"setup call {call.tool} for {scenario.tool} failed: {outcome.detail}"
                     )
 
-    async def _run_batch(self, scenarios: Sequence[Scenario]) -> list[ScenarioResult]:
+    async def _run_batch(
+        self, scenarios: Sequence[Scenario], concurrency: int | None = None
+    ) -> list[ScenarioResult]:
         if not scenarios:
             return []
 
@@ -203,7 +210,7 @@ class Campaign:
             scenarios,
             self._by_name,
             timeout=self.timeout,
-            concurrency=self.concurrency,
+            concurrency=concurrency or self.concurrency,
             on_result=tick,
         )
 

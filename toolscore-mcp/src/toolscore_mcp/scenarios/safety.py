@@ -16,11 +16,12 @@ Two rules keep a run from touching anything but its own sandbox:
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from toolscore_mcp.model import MCPToolDef
+from toolscore_mcp.values.providers import name_tokens
 from toolscore_mcp.values.roles import tool_role
 
 __all__ = [
@@ -122,13 +123,42 @@ def _path_values(tool: MCPToolDef, name: str, value: Any) -> list[str]:
     return [item for item in strings if os.path.isabs(item) or item.startswith("~/")]
 
 
+#: Keys of a nested object whose value names the thing it stands for.
+_NAMING_KEYS = frozenset({"id", "name", "key", "uuid", "handle", "slug", "ref"})
+
+
+def _named_leaves(value: Any, key: str = "", depth: int = 0) -> list[str]:
+    """The strings inside a list or object that name things (under an ``id``/``name``-like
+    key, such as ``entityName`` or ``task_id``)."""
+    if isinstance(value, str):
+        return [value] if key and set(name_tokens(key)) & _NAMING_KEYS else []
+    if depth < 4 and isinstance(value, Mapping):
+        return [t for k, v in value.items() for t in _named_leaves(v, str(k), depth + 1)]
+    if depth < 4 and isinstance(value, list):
+        return [t for item in value for t in _named_leaves(item, key, depth + 1)]
+    return []
+
+
+def _made_by_this_run(value: Any, known: Callable[[Any], bool] | None) -> bool:
+    """A list or object all of whose naming values are things this run made or was given."""
+    if known is None or not isinstance(value, (list, Mapping)):
+        return False
+    leaves = _named_leaves(value)
+    return bool(leaves) and all(known(leaf) for leaf in leaves)
+
+
 def destructive_refusal(
     tool: MCPToolDef,
     arguments: Mapping[str, Any],
     evidence: Mapping[str, str],
     folder: Path | None,
+    known: Callable[[Any], bool] | None = None,
 ) -> str | None:
-    """Why this call of a destructive tool must not be sent, or None when it may."""
+    """Why this call of a destructive tool must not be sent, or None when it may.
+
+    ``known`` tells whether a value came from this run's own successful calls; it lets a
+    list of objects (``[{"entityName": ...}]``) count as ours when every name in it is.
+    """
     targets = 0
     for name, value in arguments.items():
         paths = _path_values(tool, name, value)
@@ -136,6 +166,7 @@ def destructive_refusal(
             if folder is None or not _inside(path, folder):
                 return f"its target {path!r} is outside the sandbox"
         ours = evidence.get(name) in OUR_SOURCES and value not in ("", None, [], {})
+        ours = ours or _made_by_this_run(value, known)
         if ours or (paths and not _relative_to_base(tool, name)):
             targets += 1
     if targets == 0:

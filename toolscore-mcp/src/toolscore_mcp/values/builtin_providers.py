@@ -55,6 +55,17 @@ _URL_FORMATS = frozenset({"uri", "url", "iri", "uri-reference"})
 _FORMAT_VALUES = {k: v for k, v in SCHEMA_FORMAT_VALUES.items() if k not in _URL_FORMATS}
 
 
+_INTERNET_URL = lazy_pattern(
+    r"(?:https?|wss?|ftp)://(?!(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?:[:/]|$))", re.I
+)
+
+
+def _internet_url(value: Any) -> bool:
+    """An example or default that points at the internet: the run is offline, so the
+    ``meaning`` provider's loopback URL is tried instead."""
+    return isinstance(value, str) and _INTERNET_URL.match(value) is not None
+
+
 def schema_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[Candidate]:
     """``const``, ``enum``, ``examples``, ``default`` and booleans: values the schema vouches for."""
     schema = param.schema
@@ -69,8 +80,9 @@ def schema_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[Candi
     examples = schema.get("examples")
     if isinstance(examples, list):
         for value in examples:
-            yield Candidate(value, "schema")
-    if schema.get("default") is not None:
+            if not _internet_url(value):
+                yield Candidate(value, "schema")
+    if schema.get("default") is not None and not _internet_url(schema["default"]):
         yield Candidate(schema["default"], "schema")
     if param.json_type == "boolean":
         yield Candidate(True, "schema")

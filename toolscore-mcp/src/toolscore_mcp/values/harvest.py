@@ -123,6 +123,10 @@ class Harvest:
             for suffix, value in _listed(answers, text):
                 self._add(noun + suffix, value, setup)
 
+    def seen(self, value: Any) -> bool:
+        """Did a successful call of this run return (or, for a producer, accept) ``value``?"""
+        return any(value == kept for bucket in self._values.values() for kept, _ in bucket)
+
     def add_created(self, noun: str, value: Any, tool: str, arguments: Mapping[str, Any]) -> None:
         """Remember a thing a producer made: a file at a path, a sheet or a task by name."""
         self._add(noun, value, ((tool, dict(arguments)),), self._created)

@@ -73,8 +73,8 @@ def repair_arguments(
     """New arguments that follow the hint in ``text``, and what was changed; or None."""
     props = synthesizer.properties
     named = list(dict.fromkeys([*_quoted_values(text, arguments), *_named(text, arguments, props)]))
-    for rule in (_drop_conflicts, _drop_unexpected, _add_missing, _paths, _options, _formats,
-                 _numbers, _next_candidate):  # fmt: skip
+    for rule in (_drop_conflicts, _drop_unexpected, _add_missing, _drop_named_items, _paths,
+                 _options, _formats, _numbers, _next_candidate):  # fmt: skip
         fixed = rule(synthesizer, dict(arguments), text, named)
         if (
             fixed is not None
@@ -162,6 +162,31 @@ def _add_missing(s: ToolSynthesizer, args: dict[str, Any], text: str, named: lis
 def _path_params(s: ToolSynthesizer, args: Mapping[str, Any], named: list[str]) -> list[str]:
     names = [n for n in named if n in args] or list(args)
     return [n for n in names if path_kind(s.parameter(n)) is not None]
+
+
+def _item_strings(item: Any, depth: int = 0) -> list[str]:
+    if isinstance(item, str):
+        return [item] if len(item.strip()) >= 3 else []
+    if depth < 3 and isinstance(item, Mapping):
+        return [text for value in item.values() for text in _item_strings(value, depth + 1)]
+    if depth < 3 and isinstance(item, list):
+        return [text for value in item for text in _item_strings(value, depth + 1)]
+    return []
+
+
+def _drop_named_items(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
+    """The message names a value inside one item of a list ("Entity with name Bob not
+    found"): leave that item out, as long as the list keeps the items its schema asks for."""
+    for name, value in args.items():
+        if not isinstance(value, list) or len(value) < 2:
+            continue
+        kept = [item for item in value if not any(t in text for t in _item_strings(item))]
+        schema = s.properties.get(name)
+        least = schema.get("minItems", 1) if isinstance(schema, Mapping) else 1
+        if len(value) > len(kept) >= max(1, least if isinstance(least, int) else 1):
+            args[name] = kept
+            return args, f"{name}: left out the item(s) the message names"
+    return None
 
 
 def _paths(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
