@@ -9,7 +9,7 @@
 * npm packages: all in ``<dir>/npm`` with ``npm install --prefix <dir>/npm --no-audit --no-fund``.
 
 The last line printed is the PATH fragment (``os.pathsep``-joined) holding every executable:
-the venvs' ``bin`` folders and ``<dir>/npm/node_modules/.bin``; pass it to
+``<dir>/npm/node_modules/.bin`` first, then the venvs' ``bin`` folders; pass it to
 ``handcheck.py --bin-path``. A second run does nothing for packages already installed at the
 same pins (a stamp file per venv, ``npm ls`` for npm), so it takes about a second.
 """
@@ -41,9 +41,17 @@ def manifests(names: Sequence[str] = ()) -> list[dict[str, Any]]:
     return [json.loads(found[n].read_text(encoding="utf-8")) for n in (names or list(found))]
 
 
+#: Browser downloads that npm postinstall scripts attempt (puppeteer, playwright): the
+#: machines this runs on reach the package registries only, and no manifest needs a browser.
+_NO_BROWSER_DOWNLOADS = {"PUPPETEER_SKIP_DOWNLOAD": "1", "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1"}
+
+
 def _run(argv: list[str], quiet: bool = False) -> None:
     print("+", " ".join(argv), file=sys.stderr, flush=True)
-    done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    env = {**os.environ, **_NO_BROWSER_DOWNLOADS}
+    done = subprocess.run(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
+    )
     if done.returncode != 0:
         sys.stderr.write(done.stdout)
         raise SystemExit(f"install failed ({done.returncode}): {' '.join(argv)}")
@@ -130,7 +138,9 @@ def install(root: Path, names: Sequence[str] = ()) -> list[Path]:
         else:
             npm_specs.append(package["npm"])
     if npm_specs:
-        bins.append(install_npm(root, sorted(set(npm_specs))))
+        # First on the PATH: an npm package's executable may share its name with one that
+        # every PyPI venv has (@eslint/mcp's is ``mcp``, the Python SDK's command).
+        bins.insert(0, install_npm(root, sorted(set(npm_specs))))
     return bins
 
 
