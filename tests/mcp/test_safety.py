@@ -102,6 +102,10 @@ def test_destructive_tools_only_touch_the_sandbox_or_this_runs_objects(
     assert "purge_record" not in skipped
     rows = {row.tool: row for row in card.coverage()}
     assert rows["reset_store"].status == "skipped"
+    # A process id that a listing returned was there before the run: never a target.
+    assert results_of(card, "list_processes")
+    assert not results_of(card, "kill_process")
+    assert skipped["kill_process"].startswith("not called: destructive")
 
 
 def test_allow_destructive_calls_them_anyway(

@@ -6,7 +6,8 @@ directory (an empty name writes ``.docx``); ``where_am_i`` tells its working dir
 HOME-like variables; ``delete_file`` (annotated destructive) deletes a path, whose schema
 example is ``--victim PATH``; ``purge_record`` deletes by an id nothing returned;
 ``reset_store`` takes nothing; ``fetch_page`` is refused by policy; ``load_model`` fails to
-download what it fetches on first use. ``--touch-at-start`` writes ``started.txt`` in its
+download what it fetches on first use; ``list_processes`` lists process ids that were there
+before the run, and ``kill_process`` would kill one (it only says so). ``--touch-at-start`` writes ``started.txt`` in its
 working directory as it starts.
 """
 
@@ -52,6 +53,12 @@ TOOLS = [
         {"record_id": {"type": "string", "description": "The record's id."}},
     ),
     _tool("reset_store", "Reset the whole store to empty.", {}),
+    _tool("list_processes", "List the running processes with their ids.", {}),
+    _tool(
+        "kill_process",
+        "Terminate a running process by its id.",
+        {"pid": {"type": "integer", "description": "Process id to terminate."}},
+    ),
     _tool(
         "fetch_page",
         "Fetch a web page and return its text.",
@@ -83,6 +90,11 @@ def call(name: str, arguments: dict[str, Any]) -> dict[str, Any] | None:
         return text_result(f"purged record {arguments.get('record_id')}")
     if name == "reset_store":
         return text_result("store reset")
+    if name == "list_processes":
+        processes = [{"pid": 1, "name": "init"}, {"pid": os.getppid(), "name": "client"}]
+        return text_result(json.dumps({"processes": processes}))
+    if name == "kill_process":
+        return text_result(f"would have killed process {arguments.get('pid')}")
     if name == "fetch_page":
         url = arguments.get("url", "")
         return text_result(

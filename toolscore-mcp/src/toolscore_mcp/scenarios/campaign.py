@@ -132,7 +132,7 @@ class Campaign:
         if self.allow_destructive or not is_destructive(tool):
             return True
         harvest = self.context.harvested
-        known = harvest.seen if harvest is not None else None
+        known = harvest.made if harvest is not None else None
         reason = destructive_refusal(tool, arguments, evidence, self.folder, known)
         if reason is None:
             return True

@@ -156,8 +156,9 @@ def destructive_refusal(
 ) -> str | None:
     """Why this call of a destructive tool must not be sent, or None when it may.
 
-    ``known`` tells whether a value came from this run's own successful calls; it lets a
-    list of objects (``[{"entityName": ...}]``) count as ours when every name in it is.
+    ``known`` tells whether one of this run's producers made a value: a harvested target
+    counts as ours only then (a process id from a listing never does), and a list of objects
+    (``[{"entityName": ...}]``) counts as ours when every name in it is.
     """
     targets = 0
     for name, value in arguments.items():
@@ -165,8 +166,10 @@ def destructive_refusal(
         for path in paths:
             if folder is None or not _inside(path, folder):
                 return f"its target {path!r} is outside the sandbox"
-        ours = evidence.get(name) in OUR_SOURCES and value not in ("", None, [], {})
-        ours = ours or _made_by_this_run(value, known)
+        harvested = evidence.get(name) in OUR_SOURCES and value not in ("", None, [], {})
+        # A harvested value is ours only when a producer of this run made it (not when a
+        # listing returned it), whenever the run can tell.
+        ours = (harvested and (known is None or known(value))) or _made_by_this_run(value, known)
         if ours or (paths and not _relative_to_base(tool, name)):
             targets += 1
     if targets == 0:

@@ -53,6 +53,9 @@ class Harvest:
         self._created: dict[str, list[tuple[Any, Setup]]] = {}
         #: noun -> the calls that made one, newest first (``sheet`` -> create_sheet's).
         self._creations: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+        #: Every value a producer accepted or returned (see :meth:`made`).
+        self._made: set[Any] = set()
+        self._producing = False
 
     def __bool__(self) -> bool:
         return bool(self._values)
@@ -64,6 +67,8 @@ class Harvest:
             return
         if isinstance(value, str) and not (0 < len(value) <= 300):
             return
+        if self._producing:
+            self._made.add(value)
         bucket = (self._values if store is None else store).setdefault(key, [])
         if any(existing == value for existing, _ in bucket):
             return
@@ -98,7 +103,24 @@ class Harvest:
         *,
         include_arguments: bool = True,
     ) -> None:
-        """Keep what a successful call returned, and (for producers) what it accepted."""
+        """Keep what a successful call returned, and (for producers) what it accepted.
+
+        ``include_arguments`` marks the call as a producer's: what it accepted and returned
+        also counts as made by this run (:meth:`made`).
+        """
+        self._producing = include_arguments
+        try:
+            self._add_call(tool, arguments, result, include_arguments)
+        finally:
+            self._producing = False
+
+    def _add_call(
+        self,
+        tool: str,
+        arguments: Mapping[str, Any],
+        result: MCPToolResult,
+        include_arguments: bool,
+    ) -> None:
         setup: Setup = ((tool, dict(arguments)),)
         budget = [_MAX_NODES]
         if include_arguments:
@@ -123,9 +145,13 @@ class Harvest:
             for suffix, value in _listed(answers, text):
                 self._add(noun + suffix, value, setup)
 
-    def seen(self, value: Any) -> bool:
-        """Did a successful call of this run return (or, for a producer, accept) ``value``?"""
-        return any(value == kept for bucket in self._values.values() for kept, _ in bucket)
+    def made(self, value: Any) -> bool:
+        """Did one of this run's producers make ``value`` (accept it, or return it)?
+
+        What a reader listed is not enough: a listing of processes, users or records names
+        things that were there before the run, which a destructive call must never touch.
+        """
+        return isinstance(value, (str, int)) and not isinstance(value, bool) and value in self._made
 
     def add_created(self, noun: str, value: Any, tool: str, arguments: Mapping[str, Any]) -> None:
         """Remember a thing a producer made: a file at a path, a sheet or a task by name."""
@@ -148,9 +174,15 @@ class Harvest:
         return calls[0] if calls else None
 
     def lookup(
-        self, parameter: str, tool: str, fallbacks: tuple[str, ...]
+        self,
+        parameter: str,
+        tool: str,
+        fallbacks: tuple[str, ...],
+        *,
+        made_only: bool = False,
     ) -> Iterator[tuple[Any, Setup]]:
-        """Values for ``parameter``: under its own name, then its last word, then ``fallbacks``.
+        """Values for ``parameter``: under its own name, then its last word, then ``fallbacks``
+        (with ``made_only``, only those this run's producers made: a destroyer's targets).
 
         The producing call is never ``tool`` itself with the same value it sent.
         """
@@ -162,7 +194,7 @@ class Harvest:
         seen: list[Any] = []
         for candidate in dict.fromkeys((key, singular, *nouns, last, *fallbacks)):
             for value, setup in self._values.get(candidate, ()):
-                if value in seen:
+                if value in seen or (made_only and not self.made(value)):
                     continue
                 seen.append(value)
                 yield value, setup

@@ -15,6 +15,7 @@ from typing import Any
 from toolscore.lazy_pattern import lazy_pattern
 
 from toolscore_mcp.values.providers import Candidate, Parameter, SynthesisContext, name_tokens
+from toolscore_mcp.values.roles import is_destructive
 
 __all__ = ["fits_meaning", "meaning_candidates", "path_kind", "wants_new_path"]
 
@@ -393,7 +394,9 @@ def _harvested(param: Parameter, ctx: SynthesisContext, keys: tuple[str, ...]) -
     harvest = ctx.harvested
     if harvest is None:
         return
-    for value, setup in harvest.lookup(param.name, param.tool.name, keys):
+    # A destroyer's target is only ever something this run's producers made.
+    made_only = is_destructive(param.tool)
+    for value, setup in harvest.lookup(param.name, param.tool.name, keys, made_only=made_only):
         if fits_meaning(param, value):
             yield Candidate(value, "harvested", setup)
 
