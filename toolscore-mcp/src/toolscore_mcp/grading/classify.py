@@ -80,7 +80,10 @@ _BINARY = lazy_pattern(
     r"command not found|executable (?:not found|doesn't exist|does not exist)|spawn \S+ enoent"
     r"|not installed|is not recognized as an internal|playwright install|browser(?:type)?\.launch"
     r"|chrom(?:e|ium) (?:not found|is not installed)|no such file or directory: '[^/'\s]+'$"
-    r"|install (?:the )?(?:browser|chromium|binary)",
+    r"|install (?:the )?(?:browser|chromium|binary)"
+    r"|requires? (?:a |the )?(?:google )?(?:chrom(?:e|ium)|(?:web )?browser)\b"
+    r"|please install (?:google )?chrom(?:e|ium)"
+    r"|(?:couldn't|could not|unable to|failed to) (?:open|launch|find) (?:the |a )?(?:web )?browser",
     re.IGNORECASE,
 )
 _INTERNAL = lazy_pattern(

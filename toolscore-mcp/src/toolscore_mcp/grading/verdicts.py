@@ -76,7 +76,21 @@ _FAILURE_PROSE = lazy_pattern(
     r"violation|please (?:provide|specify|supply|enter|give)|(?:is|are) required|"
     r"is missing|missing required|(?:is|are|currently) unavailable|not available|"
     r"failed to|unable to|could not|couldn't|cannot|can't|mismatch|(?:is|are|was) invalid|"
-    r"not supported|unsupported)\b",
+    r"not supported|unsupported|expected .{1,60} but (?:found|got|received|was)|"
+    r"no (?:active |such |matching )?\w+ (?:found )?for (?:id|pid|key|uuid)\b)\b"
+    # The same in Chinese and Japanese: error, failed, cannot find, unable, does not exist.
+    r"|错误|錯誤|失败|失敗|找不到|无法|無法|不存在|请确保|請確保|エラー|見つかりません",
+    re.IGNORECASE,
+)
+#: A line that starts with a failure tag ("[DENIED] notes.txt", "[ERROR] ...").
+_FAILURE_TAG = lazy_pattern(
+    r"^\s*\[(?:error|denied|not[ _-]?found|failed|forbidden|invalid)\]",
+    re.IGNORECASE | re.MULTILINE,
+)
+#: A status field that says failure in JSON too long or too broken to parse.
+_STATUS_TEXT = lazy_pattern(
+    r"\"(?:status|result|state|outcome)\"\s*:\s*\"(?:error|errored|fail|failed|failure|invalid|"
+    r"denied|rejected|not[ _-]?found)\"",
     re.IGNORECASE,
 )
 #: Status-like JSON values that say a call failed (``"task_not_found"``, ``"error"``).
@@ -162,13 +176,16 @@ def reports_failure(result: MCPToolResult) -> bool:
         return False
     if _FAILURE_TEXT.match(text) or _ERROR_TAG.search(text) or _ERRNO.search(text):
         return True
+    if _FAILURE_TAG.search(text):
+        return True
     if len(text) <= _SHORT_ANSWER and _BLOCKED.search(text):
         return True
     if text[0] in "{[":
         try:
             return _json_reports_failure(json.loads(text))
         except (ValueError, RecursionError):
-            pass
+            if _STATUS_TEXT.search(text):  # cut short or broken, but it says so
+                return True
     return len(text) <= _PROSE_ANSWER and _FAILURE_PROSE.search(text) is not None
 
 

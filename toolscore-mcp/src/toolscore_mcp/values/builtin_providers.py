@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from toolscore import hookimpl
@@ -178,8 +178,84 @@ def generated_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[Ca
 
     rng = random.Random(f"{param.tool.name}.{param.name}")
     value: Any = generate_nested(param.name, param.schema, "normal", rng, ValueContext(), 0)
+    if param.json_type in ("array", "object"):
+        value = _nested_meaning(param, value, param.schema, ctx)
     plain = param.json_type in ("integer", "number", "boolean")
     yield Candidate(value, "plain" if plain else "generated")
+
+
+_NESTED_DEPTH = 4
+
+
+def _nested_meaning(
+    param: Parameter, value: Any, schema: Mapping[str, Any], ctx: SynthesisContext, depth: int = 0
+) -> Any:
+    """A generated list or object with each inner field given what its name means, as a
+    top-level parameter of that name would get (a sandbox file for ``file_path``, a known
+    name for ``entityName``): ``[{"file_path": "/tmp/data.json"}]`` reaches nothing.
+
+    A list of objects keeps the fewest items its schema allows: each item is one more chance
+    to name something that is not there.
+    """
+    from toolscore_mcp.values.harvest import word_set
+    from toolscore_mcp.values.meaning import meaning_candidates
+
+    if depth >= _NESTED_DEPTH:
+        return value
+    if isinstance(value, list):
+        items = schema.get("items")
+        if not isinstance(items, Mapping):
+            return value
+        if value and all(isinstance(item, dict) for item in value):
+            least = schema.get("minItems")
+            value = value[: max(1, least if isinstance(least, int) else 1)]
+        return [_nested_meaning(param, item, items, ctx, depth + 1) for item in value]
+    properties = schema.get("properties")
+    if not isinstance(value, dict) or not isinstance(properties, Mapping):
+        return value
+    out = dict(value)
+    companions: dict[str, Any] = {}
+    for key, sub in properties.items():
+        if key not in out or not isinstance(sub, Mapping):
+            continue
+        if isinstance(out[key], (list, dict)):
+            out[key] = _nested_meaning(param, out[key], sub, ctx, depth + 1)
+            continue
+        inner = Parameter(param.tool, str(key), sub, role=param.role)
+        for candidate in (*harvested_candidates(inner, ctx), *meaning_candidates(inner, ctx)):
+            if _fits(candidate.value, sub):
+                out[key] = candidate.value
+                if candidate.source == "harvested" and not companions:
+                    companions = ctx.harvested.companions(candidate.value)
+                break
+    # Values that came together stay together: a hash sent with the lines it was taken of.
+    for key, sub in properties.items():
+        together = companions.get(word_set(str(key)))
+        if (
+            key in out
+            and together is not None
+            and isinstance(sub, Mapping)
+            and _fits(together, sub)
+        ):
+            out[key] = together
+    return out
+
+
+def _fits(value: Any, schema: Mapping[str, Any]) -> bool:
+    """Does ``value`` have the JSON type the schema asks for (enough for a nested field)?"""
+    from toolscore.schema_values import primary_schema_type
+
+    kind = primary_schema_type(schema)
+    checks: dict[str, Any] = {
+        "string": lambda v: isinstance(v, str),
+        "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+        "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+        "boolean": lambda v: isinstance(v, bool),
+        "array": lambda v: isinstance(v, list),
+        "object": lambda v: isinstance(v, dict),
+    }
+    check = checks.get(kind)
+    return check is None or bool(check(value))
 
 
 def builtin_value_providers() -> list[ValueProviderSpec]:

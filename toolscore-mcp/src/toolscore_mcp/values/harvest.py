@@ -20,10 +20,11 @@ from toolscore_mcp.client.content import content_to_text
 from toolscore_mcp.model import MCPToolResult
 from toolscore_mcp.values.providers import name_tokens
 
-__all__ = ["Harvest"]
+__all__ = ["Harvest", "word_set"]
 
 _MAX_VALUES_PER_KEY = 8
 _MAX_NODES = 400
+_MAX_GROUPS = 40
 _UUID = lazy_pattern(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I)
 _LABELLED_ID = lazy_pattern(r"\b(?:id|ID|Id)\s*[:=#]\s*[\"'`]?([\w.:/-]{1,80})")
 _PREFIXED_ID = lazy_pattern(
@@ -44,6 +45,11 @@ def _key(name: str) -> str:
     return "_".join(name_tokens(name))
 
 
+def word_set(name: str) -> str:
+    """A field name's words, sorted: ``line_start`` and ``start_line`` read the same."""
+    return "_".join(sorted(name_tokens(name)))
+
+
 class Harvest:
     """Values seen in successful answers (and the arguments that got them)."""
 
@@ -56,6 +62,7 @@ class Harvest:
         #: Every value a producer accepted or returned (see :meth:`made`).
         self._made: set[Any] = set()
         self._producing = False
+        self._groups: list[dict[str, Any]] = []
 
     def __bool__(self) -> bool:
         return bool(self._values)
@@ -80,6 +87,7 @@ class Harvest:
             return
         budget[0] -= 1
         if isinstance(data, Mapping):
+            self._keep_group(data)
             for name, value in data.items():
                 self._walk(value, setup, budget, _key(str(name)))
         elif isinstance(data, list):
@@ -144,6 +152,26 @@ class Harvest:
         if noun:
             for suffix, value in _listed(answers, text):
                 self._add(noun + suffix, value, setup)
+
+    def _keep_group(self, data: Mapping[str, Any]) -> None:
+        """Keep an answer object's plain fields together (a range's hash with its first and
+        last line), newest first, when one of them is a value worth keeping."""
+        fields = {
+            _key(str(name)): value
+            for name, value in data.items()
+            if isinstance(value, (str, int, float)) and not isinstance(value, bool)
+        }
+        if len(fields) >= 2 and any(_USEFUL.search(name) for name in fields):
+            self._groups.insert(0, fields)
+            del self._groups[_MAX_GROUPS:]
+
+    def companions(self, value: Any) -> dict[str, Any]:
+        """The other fields of the newest answer object that held ``value``, keyed by their
+        name's words in sorted order (``start_line`` and ``line_start`` are one key)."""
+        for group in self._groups:
+            if value in group.values():
+                return {word_set(name): field for name, field in group.items()}
+        return {}
 
     def made(self, value: Any) -> bool:
         """Did one of this run's producers make ``value`` (accept it, or return it)?

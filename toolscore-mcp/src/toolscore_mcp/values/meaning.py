@@ -36,9 +36,14 @@ _CREATING_VERBS = frozenset(
 )  # fmt: skip
 _NEW_WORDS = frozenset({"destination", "dest", "dst", "output", "new", "to", "target", "save"})
 _EXTENSION = lazy_pattern(
-    r"\.(xlsx|xlsm|xls|csv|json|md|markdown|txt|png|jpe?g|db|sqlite3?|html?|py|ya?ml)\b", re.I
+    r"\.(xlsx|xlsm|xls|csv|json|md|markdown|txt|png|jpe?g|db|sqlite3?|html?|py|ya?ml|pdf|docx|"
+    r"pptx)\b",
+    re.I,
 )
 _EXTENSION_WORDS = (
+    (re.compile(r"\bpdf\b", re.I), ".pdf"),
+    (re.compile(r"\b(?:docx|word document)\b", re.I), ".docx"),
+    (re.compile(r"\b(?:pptx|powerpoint|presentation)\b", re.I), ".pptx"),
     (re.compile(r"excel|workbook|spreadsheet|xlsx", re.I), ".xlsx"),
     (re.compile(r"\bcsv\b", re.I), ".csv"),
     (re.compile(r"\b(?:image|png|picture|photo|screenshot)\b", re.I), ".png"),
@@ -63,9 +68,15 @@ _EXPRESSION_WORDS = frozenset({"expression", "expr", "formula", "equation", "cal
 _GLOB = lazy_pattern(r"glob|wildcard|\*\.", re.I)
 
 
+#: Name words of a value that identifies or fingerprints a file rather than locating it.
+_DIGEST_WORDS = frozenset({"hash", "sha", "checksum", "digest", "id", "uuid", "etag"})
+
+
 def path_kind(param: Parameter) -> str | None:
     """``repository``, ``database``, ``directory``, ``file`` or None (not a path)."""
     tokens = set(param.tokens)
+    if tokens & _DIGEST_WORDS:
+        return None  # ``file_hash``, ``file_id``: about a file, not where it is
     text = f"{param.name} {param.description}".lower()
     is_path = bool(tokens & _PATH_WORDS)
     if not is_path and tokens & _MOVE_WORDS:
@@ -94,20 +105,28 @@ def _own_extension(param: Parameter) -> str:
     return _extension(param, own=True)
 
 
+def _extensions_in(text: str) -> list[str]:
+    """Every file extension ``text`` names, by suffix (``.xlsx``) or by word ("a PDF")."""
+    found = [
+        {"markdown": ".md", "jpeg": ".jpg", "sqlite3": ".db", "yml": ".yaml"}.get(ext, f".{ext}")
+        for ext in (match.lower() for match in _EXTENSION.findall(text))
+    ]
+    found += [extension for pattern, extension in _EXTENSION_WORDS if pattern.search(text)]
+    return list(dict.fromkeys(found))
+
+
 def _extension(param: Parameter, *, own: bool = False) -> str:
-    texts = [f"{param.name} {param.description}"]
+    """The extension a path parameter asks for: its own name and description first, then
+    the tool's name (``write_pdf``), then the tool's description when that names one kind
+    of file only (a writer that lists five formats asks for none in particular)."""
+    texts = [(f"{param.name} {param.description}", False)]
     if not own:
-        texts.append(param.tool.description)
-    for text in texts:
-        match = _EXTENSION.search(text)
-        if match:
-            ext = match.group(1).lower()
-            return {"markdown": ".md", "jpeg": ".jpg", "sqlite3": ".db", "yml": ".yaml"}.get(
-                ext, f".{ext}"
-            )
-        for pattern, extension in _EXTENSION_WORDS:
-            if pattern.search(text):
-                return extension
+        texts.append((" ".join(name_tokens(param.tool.name)), False))
+        texts.append((param.tool.description, True))
+    for text, needs_one in texts:
+        found = _extensions_in(text)
+        if found and (len(found) == 1 or not needs_one):
+            return found[0]
     return ""
 
 
@@ -215,6 +234,9 @@ def _created_files(param: Parameter, ctx: SynthesisContext) -> Iterator[tuple[st
             yield path, setup
 
 
+_CREATE_NOTES = "CREATE TABLE IF NOT EXISTS toolscore_notes (id INTEGER PRIMARY KEY, note TEXT)"
+
+
 def _sql(param: Parameter) -> str | None:
     tokens = set(param.tokens)
     context = f"{param.description} {param.tool.name} {param.tool.description}"
@@ -229,7 +251,7 @@ def _sql(param: Parameter) -> str | None:
     if param.role == "destroyer" or tool_tokens & {"drop", "delete"}:
         return "DELETE FROM items WHERE name = 'toolscore'"
     if "create table" in words or re.search(r"create[_ ]table", words):
-        return "CREATE TABLE IF NOT EXISTS toolscore_notes (id INTEGER PRIMARY KEY, note TEXT)"
+        return _CREATE_NOTES
     if re.search(r"\b(?:insert|update|write|execute|modify)\b|write[_ ]query", words):
         return "INSERT INTO items (name, price) VALUES ('toolscore', 1.0)"
     return "SELECT * FROM items LIMIT 5"
@@ -266,6 +288,12 @@ def _string_meaning(param: Parameter, ctx: SynthesisContext) -> Iterator[Candida
             for table, setup in _listed_tables(ctx):
                 yield Candidate(f"SELECT * FROM {table} LIMIT 5", "harvested", setup)
         yield Candidate(sql, "meaning")
+        # The database may not be the sandbox's (a fresh file, another engine): statements
+        # that need no table of ours, for a repair to fall back on.
+        if sql.startswith("INSERT"):
+            yield Candidate(_CREATE_NOTES, "meaning")
+        if not sql.startswith(("DELETE", "CREATE")):
+            yield Candidate("SELECT 42 AS toolscore_answer", "meaning")
         return
     if ctx.sandbox is not None and (
         "base64" in tokens or param.schema.get("contentEncoding") == "base64"

@@ -10,6 +10,7 @@ starts with (or, failing that, any verb in its name).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from toolscore_mcp.model import MCPToolDef
 from toolscore_mcp.values.providers import name_tokens
@@ -35,7 +36,7 @@ _MAKES = frozenset({"create", "register", "new", "init", "initialize", "generate
 #: Verbs that change or open what exists: these run after the creators, before readers.
 _PRODUCE = _CREATE | frozenset(
     {"open", "start", "launch", "append", "clone", "commit", "push", "set", "begin", "connect",
-     "subscribe", "spawn", "copy", "stage"}
+     "subscribe", "spawn", "copy", "stage", "edit", "update", "modify", "patch"}
 )  # fmt: skip
 
 
@@ -121,6 +122,27 @@ def tool_nouns(tool: MCPToolDef) -> set[str]:
 _nouns = tool_nouns
 
 
+#: Parameter words of a value that proves the caller saw the current state.
+_FINGERPRINT_WORDS = frozenset({"hash", "sha", "checksum", "digest", "etag", "revision"})
+
+
+def _asks_for_a_fingerprint(schema: Any, depth: int = 0) -> bool:
+    """Does a required parameter (at any depth) carry a hash, an etag or a revision?"""
+    if depth > 4 or not isinstance(schema, Mapping):
+        return False
+    properties = schema.get("properties")
+    required = schema.get("required")
+    if isinstance(properties, Mapping) and isinstance(required, list):
+        for name in required:
+            if set(name_tokens(str(name))) & _FINGERPRINT_WORDS:
+                return True
+            sub = properties.get(name)
+            if isinstance(sub, Mapping) and _asks_for_a_fingerprint(sub, depth + 1):
+                return True
+    items = schema.get("items")
+    return isinstance(items, Mapping) and _asks_for_a_fingerprint(items, depth + 1)
+
+
 def run_order(tool: MCPToolDef, tools: Sequence[MCPToolDef]) -> tuple[int, int]:
     """When a tool runs: its phase, then a step within the phase.
 
@@ -129,6 +151,10 @@ def run_order(tool: MCPToolDef, tools: Sequence[MCPToolDef]) -> tuple[int, int]:
     destroyers take as a parameter (a sheet that notes and charts live on) runs after them.
     """
     phase = tool_phase(tool)
+    if phase in (1, 2) and _asks_for_a_fingerprint(tool.input_schema):
+        # An edit that must quote the hash or version of what it changes: after the readers
+        # that return those, so that what they returned can be sent.
+        return 2, 2
     if phase == 2:
         return phase, 0 if not _required(tool) else 1
     if phase == 3:
