@@ -7,6 +7,8 @@ import concurrent.futures
 import csv
 import json
 import os
+import posixpath
+import re
 import shutil
 import socket
 import sqlite3
@@ -23,7 +25,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from toolscore_mcp.sandbox.files import ITEMS
+from toolscore_mcp.sandbox.files import ITEMS, pristine_bytes
 from toolscore_mcp.sandbox.sandbox import Sandbox
 
 HAS_GIT = shutil.which("git") is not None
@@ -36,6 +38,9 @@ LAYOUT_FILES = (
     "data.json",
     "data.csv",
     "report.xlsx",
+    "report.docx",
+    "slides.pptx",
+    "report.pdf",
     "image.png",
     "docs/guide.md",
     "data.db",
@@ -153,6 +158,148 @@ def test_xlsx_reads_with_openpyxl(sandbox: Sandbox) -> None:
         assert isinstance(rows[1][2], float)
 
 
+# -- documents: checked by their formats' structure, with the standard library only -----------
+
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
+_P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
+_R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+_PKG = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+_TYPES = "{http://schemas.openxmlformats.org/package/2006/content-types}"
+
+
+def _ooxml_parts(path: Path) -> dict[str, ElementTree.Element]:
+    """Every part of an OOXML package, parsed; checks the zip, that every part is XML, that
+    each part has a content type and that every relationship points at a part that exists."""
+    with zipfile.ZipFile(path) as archive:
+        assert archive.testzip() is None
+        parts = {name: ElementTree.fromstring(archive.read(name)) for name in archive.namelist()}
+    types = parts["[Content_Types].xml"]
+    defaults = {d.get("Extension") for d in types.iter(f"{_TYPES}Default")}
+    overrides = {o.get("PartName") for o in types.iter(f"{_TYPES}Override")}
+    for name in parts:
+        if name != "[Content_Types].xml":
+            assert f"/{name}" in overrides or name.rsplit(".", 1)[-1] in defaults, name
+    assert {o.lstrip("/") for o in overrides if o} <= set(parts)
+    for name, root in parts.items():
+        if not name.endswith(".rels"):
+            continue
+        folder = posixpath.dirname(posixpath.dirname(name))  # word/_rels/x.rels -> word
+        for relationship in root.iter(f"{_PKG}Relationship"):
+            target = posixpath.normpath(posixpath.join(folder, relationship.get("Target", "")))
+            assert target in parts, f"{name}: {target}"
+    return parts
+
+
+def _texts(element: ElementTree.Element, tag: str) -> list[str]:
+    return [node.text or "" for node in element.iter(tag)]
+
+
+def test_docx_is_a_well_formed_ooxml_package(sandbox: Sandbox) -> None:
+    parts = _ooxml_parts(sandbox.root / "report.docx")
+    assert {"_rels/.rels", "word/document.xml", "word/styles.xml"} <= set(parts)
+    body = parts["word/document.xml"].find(f"{_W}body")
+    assert body is not None
+    paragraphs = body.findall(f"{_W}p")
+    style = paragraphs[0].find(f"{_W}pPr/{_W}pStyle")
+    assert style is not None
+    assert style.get(f"{_W}val") == "Heading1"
+    style_ids = {s.get(f"{_W}styleId") for s in parts["word/styles.xml"].iter(f"{_W}style")}
+    assert {"Heading1", "TableGrid"} <= style_ids
+    assert "".join(_texts(paragraphs[1], f"{_W}t")).strip()
+    (table,) = body.findall(f"{_W}tbl")
+    rows = [
+        ["".join(_texts(cell, f"{_W}t")) for cell in row.findall(f"{_W}tc")]
+        for row in table.findall(f"{_W}tr")
+    ]
+    assert rows[0] == ["id", "name", "price"]
+    assert [(int(i), n, float(p)) for i, n, p in rows[1:]] == EXPECTED_ROWS
+    assert body[-1].tag == f"{_W}sectPr"
+
+
+def test_pptx_is_a_well_formed_ooxml_package(sandbox: Sandbox) -> None:
+    parts = _ooxml_parts(sandbox.root / "slides.pptx")
+    presentation = parts["ppt/presentation.xml"]
+    relationships = {
+        r.get("Id"): r.get("Target")
+        for r in parts["ppt/_rels/presentation.xml.rels"].iter(f"{_PKG}Relationship")
+    }
+    slide_ids = presentation.findall(f"{_P}sldIdLst/{_P}sldId")
+    slides = [f"ppt/{relationships[s.get(f'{_R}id')]}" for s in slide_ids]
+    assert slides == ["ppt/slides/slide1.xml", "ppt/slides/slide2.xml"]
+    assert presentation.find(f"{_P}sldMasterIdLst/{_P}sldMasterId") is not None
+    assert "ppt/theme/theme1.xml" in parts
+    placeholders = [[ph.get("type") for ph in parts[slide].iter(f"{_P}ph")] for slide in slides]
+    assert placeholders == [["ctrTitle", "subTitle"], ["title", None]]
+    title_texts = _texts(parts[slides[0]], f"{_A}t")
+    assert len(title_texts) == 2
+    assert all(title_texts)
+    items = " ".join(_texts(parts[slides[1]], f"{_A}t"))
+    for item in ITEMS:
+        assert f"{item['name']}, {item['price']}" in items
+
+
+def test_pdf_has_a_header_a_correct_xref_table_and_a_trailer(sandbox: Sandbox) -> None:
+    data = (sandbox.root / "report.pdf").read_bytes()
+    assert re.match(rb"%PDF-1\.[0-7]\n", data)
+    assert data.endswith(b"%%EOF\n")
+    start = re.search(rb"startxref\n(\d+)\n%%EOF\n$", data)
+    assert start is not None
+    xref_at = int(start.group(1))
+    assert data[xref_at:].startswith(b"xref\n0 ")
+    header = re.match(rb"xref\n0 (\d+)\n", data[xref_at:])
+    assert header is not None
+    size = int(header.group(1))
+    table = data[xref_at + header.end() :]
+    entries = [table[20 * n : 20 * (n + 1)] for n in range(size)]
+    assert entries[0] == b"0000000000 65535 f \n"
+    for number, entry in enumerate(entries[1:], start=1):
+        assert re.fullmatch(rb"\d{10} 00000 n \n", entry), entry
+        assert data[int(entry[:10]) :].startswith(f"{number} 0 obj\n".encode()), number
+    trailer = table[20 * size :]
+    assert trailer.startswith(b"trailer\n<<")
+    assert f"/Size {size}".encode() in trailer
+    root = re.search(rb"/Root (\d+) 0 R", trailer)
+    assert root is not None
+    objects = dict(re.findall(rb"(?ms)^(\d+) 0 obj\n(.*?)\nendobj\n", data))
+    assert len(objects) == size - 1
+    assert b"/Type /Catalog" in objects[root.group(1)]
+    pages = [body for body in objects.values() if b"/Type /Page " in body]
+    assert len(pages) == 2
+    assert b"/Count 2" in next(body for body in objects.values() if b"/Type /Pages" in body)
+    fonts = [body for body in objects.values() if b"/Type /Font" in body]
+    assert len(fonts) == 1
+    assert b"/BaseFont /Helvetica" in fonts[0]
+    shown = []
+    for body in objects.values():
+        stream = re.fullmatch(rb"(?s)<< /Length (\d+) >>\nstream\n(.*)endstream", body)
+        if stream is not None:
+            assert len(stream.group(2)) == int(stream.group(1))
+            shown += re.findall(rb"\((.*?)\) Tj", stream.group(2))
+    text = b"\n".join(shown).decode("ascii")
+    for item in ITEMS:
+        assert f"{item['name']}, {item['price']}" in text
+
+
+@pytest.mark.parametrize("name", ["report.docx", "slides.pptx", "report.pdf", "report.xlsx"])
+def test_pristine_bytes_are_the_written_bytes(sandbox: Sandbox, name: str) -> None:
+    assert pristine_bytes(name) == (sandbox.root / name).read_bytes()
+
+
+def test_documents_read_with_their_libraries_when_installed(sandbox: Sandbox) -> None:
+    docx = pytest.importorskip("docx")
+    pptx = pytest.importorskip("pptx")
+    pypdf = pytest.importorskip("pypdf")
+    document = docx.Document(str(sandbox.root / "report.docx"))
+    assert document.paragraphs[0].style.name == "Heading 1"
+    assert [c.text for c in document.tables[0].rows[1].cells] == ["1", "apple", "1.5"]
+    slides = pptx.Presentation(str(sandbox.root / "slides.pptx")).slides
+    assert [slide.shapes.title.text for slide in slides] == ["Sandbox slides", "Items"]
+    reader = pypdf.PdfReader(str(sandbox.root / "report.pdf"), strict=True)
+    assert len(reader.pages) == 2
+    assert "banana, 0.25" in reader.pages[1].extract_text()
+
+
 def test_png_is_valid(sandbox: Sandbox) -> None:
     data = (sandbox.root / "image.png").read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
@@ -254,6 +401,9 @@ def test_entries(sandbox: Sandbox) -> None:
         "data.json": ("file", ".json"),
         "data.csv": ("file", ".csv"),
         "report.xlsx": ("spreadsheet", ".xlsx"),
+        "report.docx": ("document", ".docx"),
+        "slides.pptx": ("presentation", ".pptx"),
+        "report.pdf": ("document", ".pdf"),
         "image.png": ("image", ".png"),
         "docs": ("directory", ""),
         "docs/guide.md": ("file", ".md"),
@@ -277,7 +427,10 @@ def test_file_with_extension(sandbox: Sandbox) -> None:
     assert sandbox.file_with_extension("txt") == sandbox.root / "notes.txt"
     assert sandbox.file_with_extension(".db") == sandbox.root / "data.db"
     assert sandbox.file_with_extension(".png") == sandbox.root / "image.png"
-    assert sandbox.file_with_extension(".docx") is None
+    assert sandbox.file_with_extension(".docx") == sandbox.root / "report.docx"
+    assert sandbox.file_with_extension("PPTX") == sandbox.root / "slides.pptx"
+    assert sandbox.file_with_extension(".pdf") == sandbox.root / "report.pdf"
+    assert sandbox.file_with_extension(".odt") is None
     assert sandbox.file_with_extension("") is None
 
 

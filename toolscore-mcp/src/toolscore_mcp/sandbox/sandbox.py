@@ -12,6 +12,9 @@ The layout is a contract that test manifests rely on (``--repository {sandbox}/r
     {sandbox}/data.json       {"items": [...3 items...]}
     {sandbox}/data.csv        id,name,price + the same 3 rows
     {sandbox}/report.xlsx     workbook, sheet "Sheet1", the same table
+    {sandbox}/report.docx     Word document: a heading, a paragraph and the same table
+    {sandbox}/slides.pptx     presentation: a title slide and a slide listing the 3 items
+    {sandbox}/report.pdf      2-page PDF (Helvetica text): a heading and text, then the 3 items
     {sandbox}/image.png       16x16 RGB image
     {sandbox}/docs/guide.md   markdown inside a sub-directory
     {sandbox}/repo/           git repository: branches main (checked out) and feature
@@ -59,7 +62,9 @@ class SandboxEntry:
     """One thing in the sandbox, for listing to tools and for choosing argument values."""
 
     path: str  # absolute
-    kind: str  # "file" | "directory" | "repository" | "database" | "spreadsheet" | "image"
+    # "file" | "directory" | "repository" | "database" | "spreadsheet" | "document"
+    # | "presentation" | "image"
+    kind: str
     extension: str  # ".txt", ".xlsx"; "" for directories
     description: str
 
@@ -79,6 +84,9 @@ _LAYOUT: tuple[_Item, ...] = (
     _Item("data.json", "file", 'JSON: {"items": [{"id", "name", "price"} x 3]}'),
     _Item("data.csv", "file", "CSV with header id,name,price and 3 rows"),
     _Item("report.xlsx", "spreadsheet", "Excel workbook, sheet Sheet1: id,name,price + 3 rows"),
+    _Item("report.docx", "document", "Word document: heading, paragraph, table id,name,price"),
+    _Item("slides.pptx", "presentation", "PowerPoint: a title slide, then a slide of 3 items"),
+    _Item("report.pdf", "document", "PDF, 2 pages of text: a heading, then the 3 items"),
     _Item("image.png", "image", "16x16 RGB PNG image"),
     _Item("docs", "directory", "a sub-directory holding guide.md"),
     _Item("docs/guide.md", "file", "a markdown guide inside a sub-directory"),
