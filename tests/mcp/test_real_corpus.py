@@ -145,6 +145,16 @@ def _status(card: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {row["tool"]: row for row in card["coverage"]["tools"]}
 
 
+def _withheld(row: dict[str, Any]) -> bool:
+    """A destructive tool the run did not call on purpose (no target of its own)."""
+    return str(row["needs"]).startswith("not called: destructive")
+
+
+def _needs_the_harness(truth: dict[str, Any]) -> bool:
+    """A tool whose state no tool of its server can make (the hand check wrote a file)."""
+    return any("write_file" in step for step in truth.get("setup", []))
+
+
 def test_no_tool_is_called_working_without_evidence(graded: Any) -> None:
     _manifest, card = graded
     bare = [
@@ -159,7 +169,12 @@ def test_tools_that_report_errors_as_success_are_flagged(graded: Any) -> None:
     """Of the tools the hand check found answering failures with ``isError: false``, at least
     90 % are flagged by the run (an ``error-as-success`` finding on one of their calls)."""
     manifest, card = graded
-    lying = [name for name in manifest["tools"] if not handcheck.signals_errors(manifest, name)]
+    status = _status(card)
+    lying = [
+        name
+        for name in manifest["tools"]
+        if not handcheck.signals_errors(manifest, name) and not _withheld(status[name])
+    ]
     flagged = {r["tool"] for r in card["results"] if r["finding"] == "error-as-success"}
     missed = [name for name in lying if name not in flagged]
     assert len(lying) - len(missed) >= math.ceil(0.9 * len(lying)), missed
@@ -175,8 +190,10 @@ def test_every_broken_tool_is_found(graded: Any) -> None:
 def test_few_working_tools_are_left_inconclusive(graded: Any) -> None:
     """At most 15 % of the tools that work here (with or without setup) end unverified.
 
-    A destructive tool that the run withheld on purpose (no target of its own to aim at,
-    ``not called: destructive``) is not counted: safety comes first, and the report says why.
+    Not counted: a destructive tool that the run withheld on purpose (no target of its own
+    to aim at, ``not called: destructive``: safety comes first, and the report says why), and
+    a tool whose state only the hand check's harness could make (a config file that no tool
+    of the server writes).
     """
     manifest, card = graded
     status = _status(card)
@@ -184,7 +201,8 @@ def test_few_working_tools_are_left_inconclusive(graded: Any) -> None:
         name
         for name, truth in manifest["tools"].items()
         if truth["offline"] in WORKING
-        and not str(status[name]["needs"]).startswith("not called: destructive")
+        and not _withheld(status[name])
+        and not _needs_the_harness(truth)
     ]
     unverified = [name for name in working if status[name]["status"] != "works"]
     assert len(unverified) <= math.floor(0.15 * len(working)), {

@@ -104,7 +104,9 @@ _STATE = lazy_pattern(
     r"|not a (?:git )?repository|not (?:a )?(?:valid )?(?:file|directory|folder)|is a directory"
     r"|is empty|no (?:\w+ )?(?:selected|open|loaded|available)|not (?:open|loaded|initiali[sz]ed"
     r"|connected|running|started)|must (?:first|be created)|create (?:one|it) first|enoent|eisdir"
-    r"|enotdir|outside (?:of )?(?:the )?allowed|access denied|permission denied|not allowed to access",
+    r"|enotdir|outside (?:of )?(?:the )?allowed|access denied|permission denied|not allowed to access"
+    # Chinese and Japanese: cannot find, does not exist, not found.
+    r"|找不到|不存在|未找到|見つかりません",
     re.IGNORECASE,
 )
 _BLAMES_INPUT = lazy_pattern(
