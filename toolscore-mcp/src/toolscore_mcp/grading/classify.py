@@ -58,7 +58,10 @@ _CREDENTIALS = lazy_pattern(
     r"api[ _-]?key|api[ _-]?token|access[ _-]?token|auth[ _-]?token|bearer|unauthori[sz]ed"
     r"|\b401\b|\b403\b|forbidden|authenticat|credential|not logged in|login required"
     r"|(?:environment variable|env var)\S* \S+ (?:is )?(?:not set|missing|required)"
-    r"|(?:missing|invalid|no) (?:\S+ )?(?:key|token|secret)\b|permission to access the api",
+    r"|(?:missing|invalid|no) (?:\S+ )?(?:key|token|secret)\b|permission to access the api"
+    # Only the vendor's hosted service (an account) does it: "not implemented for Local X".
+    r"|not (?:implemented|supported|available) (?:for|in|on|with) (?:the )?(?:local|self-hosted)\b"
+    r"|only (?:available|supported) (?:on|in|with) (?:the )?\w* ?(?:cloud|hosted|enterprise|paid)\b",
     re.IGNORECASE,
 )
 #: A refusal that names a start option or the server's own policy: the environment the server
@@ -78,7 +81,8 @@ _POLICY = lazy_pattern(
 _RATE_LIMIT = lazy_pattern(r"rate[ -]?limit|\b429\b|too many requests|quota", re.IGNORECASE)
 _BINARY = lazy_pattern(
     r"command not found|executable (?:not found|doesn't exist|does not exist)|spawn \S+ enoent"
-    r"|not installed|is not recognized as an internal|playwright install|browser(?:type)?\.launch"
+    r"|not installed|is \w+ installed\b|is not recognized as an internal|playwright install"
+    r"|browser(?:type)?\.launch"
     r"|chrom(?:e|ium) (?:not found|is not installed)|no such file or directory: '[^/'\s]+'$"
     r"|install (?:the )?(?:browser|chromium|binary)"
     r"|requires? (?:a |the )?(?:google )?(?:chrom(?:e|ium)|(?:web )?browser)\b"
@@ -103,6 +107,7 @@ _STATE = lazy_pattern(
     r"|field|property|key|option)\w+|already exists|no (?:\w+ )?(?:named|with (?:id|name))"
     r"|not a (?:git )?repository|not (?:a )?(?:valid )?(?:file|directory|folder)|is a directory"
     r"|is empty|no (?:\w+ )?(?:selected|open|loaded|available)|not (?:open|loaded|initiali[sz]ed"
+    r"|no \w+ (?:is |are )?(?:currently )?(?:loaded|open|selected|active)\b"
     r"|connected|running|started)|must (?:first|be created)|create (?:one|it) first|enoent|eisdir"
     r"|enotdir|outside (?:of )?(?:the )?allowed|access denied|permission denied|not allowed to access"
     # Chinese and Japanese: cannot find, does not exist, not found.

@@ -285,13 +285,16 @@ def _plan_probes(index: int, tool: MCPToolDef, result: ScenarioResult, tag: str)
     if is_destructive(tool):
         return []
     probes: list[_Probe] = []
-    planned = contrast_arguments(tool, result.scenario.arguments, tag)
+    producer = tool_role(tool) == "producer"
+    # A producer's probe makes what it names: its own tag, so that no reader's contrast
+    # value then names something that exists.
+    planned = contrast_arguments(tool, result.scenario.arguments, f"{tag}p" if producer else tag)
     if planned is not None:
         arguments, replaced, naming = planned
         scenario = Scenario(
             tool.name, arguments, "happy", "contrast probe: a value that names nothing"
         )
-        probes.append(_Probe(index, scenario, replaced, naming, tool_role(tool) != "producer"))
+        probes.append(_Probe(index, scenario, replaced, naming, not producer))
     positioned = position_arguments(tool, result.scenario.arguments)
     if positioned is not None:
         arguments, name = positioned

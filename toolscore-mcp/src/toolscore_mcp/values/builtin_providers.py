@@ -194,8 +194,9 @@ def _nested_meaning(
     top-level parameter of that name would get (a sandbox file for ``file_path``, a known
     name for ``entityName``): ``[{"file_path": "/tmp/data.json"}]`` reaches nothing.
 
-    A list of objects keeps the fewest items its schema allows: each item is one more chance
-    to name something that is not there.
+    A list keeps the fewest items its schema allows: each item is one more chance to name
+    something that is not there, and lists sent side by side (``ids`` and ``documents``)
+    then have the same length.
     """
     from toolscore_mcp.values.harvest import word_set
     from toolscore_mcp.values.meaning import meaning_candidates
@@ -206,9 +207,8 @@ def _nested_meaning(
         items = schema.get("items")
         if not isinstance(items, Mapping):
             return value
-        if value and all(isinstance(item, dict) for item in value):
-            least = schema.get("minItems")
-            value = value[: max(1, least if isinstance(least, int) else 1)]
+        least = schema.get("minItems")
+        value = value[: max(1, least if isinstance(least, int) else 1)]
         return [_nested_meaning(param, item, items, ctx, depth + 1) for item in value]
     properties = schema.get("properties")
     if not isinstance(value, dict) or not isinstance(properties, Mapping):

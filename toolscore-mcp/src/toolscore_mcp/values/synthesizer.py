@@ -203,10 +203,19 @@ class ToolSynthesizer:
         optional = [name for name in self.properties if name not in self.required]
         # A wait left out would be the server's default, often the longest.
         waits = [name for name in self.waits if name not in self.required]
+        # An optional id or handle that this run's own calls returned goes with every call:
+        # a server that keeps several open things may act on none without it.
+        flowing = [
+            name
+            for name in optional
+            if name not in waits
+            and (options := self.candidates(name))
+            and options[0].source == "harvested"
+        ]
         plans = (
-            ("required arguments", [*self.required, *waits], 0),
+            ("required arguments", [*self.required, *waits, *flowing], 0),
             ("all arguments", [*self.required, *optional], 0),
-            ("alternative values", [*self.required, *waits], 1),
+            ("alternative values", [*self.required, *waits, *flowing], 1),
         )
         for label, names, rank in plans:
             built = self._build(names, rank, label)
