@@ -197,6 +197,19 @@ def _only_echoes(result: MCPToolResult, arguments: Mapping[str, Any]) -> bool:
     return not re.search(r"\w", rest)
 
 
+_EMPTY_RESULT = lazy_pattern(
+    r"\bno (?:\w+ ){0,2}(?:results?|matches|matching|found|records?|items?|entries|data)\b"
+    r"|\b0 (?:results?|matches|items?|records?)\b|^\s*(?:\[\s*\]|\{\s*\}|null|none)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _uses_the_input(result: MCPToolResult, arguments: Mapping[str, Any]) -> bool:
+    """Does the answer quote what we sent, inside a result that is not an empty one?"""
+    masked = _masked(result, arguments)
+    return "\u2039arg\u203a" in masked and not _EMPTY_RESULT.search(masked)
+
+
 def _reads_as_failure(result: MCPToolResult) -> bool:
     return result.is_error or result.rpc_error_code is not None or reports_failure(result)
 
@@ -395,6 +408,10 @@ def _judge_contrast(
         )
     if _only_echoes(ours, result.scenario.arguments):
         # An answer made of nothing but what we sent: the tool took the input as given.
+        return _answer_evidence(result), []
+    if not probe.naming and _uses_the_input(ours, result.scenario.arguments):
+        # A value that names nothing (a topic, a stage) changed only itself in an answer that
+        # is not an empty result: the tool formats what it is given, and it did.
         return _answer_evidence(result), []
     reason = (
         f"the answer is the same as for a {names} that does not exist ({their_text}): "

@@ -8,6 +8,7 @@ producers, a disposable copy for destroyers); URLs point to the sandbox's loopba
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -273,6 +274,39 @@ def _listed_tables(ctx: SynthesisContext) -> Iterator[tuple[str, Any]]:
         yield (value if _SQL_NAME.match(value) else f'"{value}"'), setup
 
 
+_BARE_KEY = lazy_pattern(r"([{,]\s*)([A-Za-z_]\w*)\s*:")
+_SINGLE_QUOTED = lazy_pattern(r"'((?:[^'\\\n]|\\.)*)'")
+
+
+def json_example(description: str) -> str | None:
+    """The JSON text of an object or list written out in a description ("e.g. [{name:
+    'Parse the file', description: '...'}]"), JavaScript-style keys and quotes allowed; or
+    None. A string parameter that holds structured text gets its author's own example."""
+    for opening in ("[{", "{"):
+        start = description.find(opening)
+        if start < 0:
+            continue
+        depth, end = 0, -1
+        for index in range(start, len(description)):
+            char = description[index]
+            depth += char in "[{"
+            depth -= char in "]}"
+            if depth == 0:
+                end = index + 1
+                break
+        if end < 0:
+            continue
+        literal = _SINGLE_QUOTED.sub(lambda m: json.dumps(m.group(1)), description[start:end])
+        literal = _BARE_KEY.sub(lambda m: f'{m.group(1)}"{m.group(2)}":', literal)
+        try:
+            value = json.loads(literal)
+        except ValueError:
+            continue
+        if isinstance(value, (list, dict)) and value:
+            return json.dumps(value, ensure_ascii=False)
+    return None
+
+
 def _string_meaning(param: Parameter, ctx: SynthesisContext) -> Iterator[Candidate]:
     """Candidates for a string parameter, from the first rule its words match.
 
@@ -282,6 +316,9 @@ def _string_meaning(param: Parameter, ctx: SynthesisContext) -> Iterator[Candida
     tokens = set(param.tokens)
     name = param.name.lower()
     text = f"{param.name} {param.description}".lower()
+    example = json_example(param.description)
+    if example is not None:
+        yield Candidate(example, "description")
     sql = _sql(param)
     if sql is not None:
         if sql.startswith("SELECT"):
