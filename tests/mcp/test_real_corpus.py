@@ -224,8 +224,56 @@ def test_grade_is_within_the_fair_range(graded: Any) -> None:
 #: * sqlite ``write_query``, ``create_table`` and ``append_insight`` change the database (or
 #:   the memo) and declare no annotations at all;
 #: * tavily ``tavily_search``, ``tavily_crawl`` and ``tavily_map`` reach the web and declare
-#:   no ``openWorldHint``.
+#:   no ``openWorldHint``;
+#: * echarts: every ``generate_*`` tool declares no annotations, and with MinIO configured it
+#:   uploads what it renders (a write); the description of the funnel chart mentions a
+#:   website only as an example, which is not counted;
+#: * pdf-tools ``remove_pdf_content`` / ``remove_pdf_metadata`` delete parts of a file and
+#:   ``set_pdf_metadata`` rewrites one, with no annotations;
+#: * word: every ``add_*``, ``insert_*``, ``set_table_*`` and ``create_custom_style`` tool
+#:   changes the document on disk, with no annotations;
+#: * powerpoint: the ``add_*``, ``create_*``, ``set_core_properties``, ``update_chart_data``
+#:   and ``auto_generate_presentation`` tools change the presentations it holds, with none;
+#: * shrimp-tasks ``delete_task`` and ``clear_all_tasks`` delete tasks, ``update_task``
+#:   rewrites one, ``init_project_rules`` is named as a writer (it returns a prompt that asks
+#:   the agent to write the rules file); ``process_thought``'s advice to "query the web" is
+#:   for the agent and is not counted;
+#: * text-editor ``edit_text_file_contents`` edits files, with no annotations.
+_WORD_WRITERS = (
+    "add_endnote_to_document add_footnote_after_text add_footnote_before_text "
+    "add_footnote_enhanced add_footnote_robust add_footnote_to_document add_heading "
+    "add_page_break add_paragraph add_picture add_table create_custom_style "
+    "insert_header_near_text insert_line_or_paragraph_near_text insert_numbered_list_near_text "
+    "set_table_alignment_all set_table_cell_alignment set_table_cell_padding "
+    "set_table_cell_shading set_table_column_width set_table_column_widths set_table_width"
+)
+_POWERPOINT_WRITERS = (
+    "add_bullet_points add_chart add_connector add_shape add_slide add_table "
+    "auto_generate_presentation create_presentation create_presentation_from_template "
+    "create_presentation_from_templates create_slide_from_template set_core_properties "
+    "update_chart_data"
+)
+_ECHARTS_CHARTS = (
+    "area bar boxplot candlestick funnel gauge graph heatmap line parallel pie radar sankey "
+    "scatter sunburst tree treemap"
+)
 NEW_RULE_FINDINGS: dict[str, set[tuple[str, str]]] = {
+    "echarts": {("annotations", f"generate_{kind}_chart") for kind in _ECHARTS_CHARTS.split()}
+    | {("annotations", "generate_echarts")},
+    "pdf-tools": {
+        ("annotations", "remove_pdf_content"),
+        ("annotations", "remove_pdf_metadata"),
+        ("annotations", "set_pdf_metadata"),
+    },
+    "word": {("annotations", tool) for tool in _WORD_WRITERS.split()},
+    "powerpoint": {("annotations", tool) for tool in _POWERPOINT_WRITERS.split()},
+    "shrimp-tasks": {
+        ("annotations", "delete_task"),
+        ("annotations", "clear_all_tasks"),
+        ("annotations", "update_task"),
+        ("annotations", "init_project_rules"),
+    },
+    "text-editor": {("annotations", "edit_text_file_contents")},
     "duckduckgo": {("annotations", "search"), ("annotations", "fetch_content")},
     "sqlite": {
         ("annotations", "write_query"),

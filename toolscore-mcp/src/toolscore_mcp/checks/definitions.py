@@ -65,10 +65,25 @@ _NETWORK_TEXT = lazy_pattern(
 
 
 def reaches_network(tool: MCPToolDef) -> bool:
-    """Does the tool's name, or its description, say it reaches the network?"""
+    """Does the tool's name, or what its description says it does, say it reaches the
+    network?
+
+    Only the description's opening sentence counts: later ones give examples ("users going
+    from visiting a website to a purchase") or tell the agent what to do itself ("query the
+    web rather than speculate"), which says nothing about the tool.
+    """
     if any(token in _NETWORK_TOKENS for token in name_tokens(tool.name)):
         return True
-    return bool(_NETWORK_TEXT.search(tool.description or ""))
+    return bool(_NETWORK_TEXT.search(_opening_sentence(tool.description or "")))
+
+
+def _opening_sentence(text: str) -> str:
+    """The text up to the end of its first sentence or line."""
+    match = _SENTENCE_END.search(text)
+    return text[: match.start()] if match else text
+
+
+_SENTENCE_END = lazy_pattern(r"[.!?](?:\s|$)|\n")
 
 
 def _named_role(tool: MCPToolDef) -> str:
