@@ -48,7 +48,10 @@ _FAILURE_TEXT = lazy_pattern(
     r"|unknown (?:tool|command|action|operation|method|entity|resource|file|path|table|column|"
     r"id|key|value|argument|parameter|option|type|format|error)\b"
     r"|invalid (?:\w+ ){0,3}(?:argument|parameter|input|value|path|id|format|request|json|"
-    r"query|type|name|url|date|time|timezone|expression)s?\b"
+    r"query|type|name|url|date|time|timezone|expression|index|range|level|number|position|"
+    r"style|mode|option)(?:e?s)?\b"
+    r"|invalid \w+(?: \w+)?\s*:"
+    r"|no \w+ (?:in|on) (?:the |this )?(?:document|file|slide|sheet|presentation|workbook|page)\b"
     r"|no such (?:file|directory|table|column|entity|tool|key)\b"
     r"|(?:access|permission) denied\b"
     r"|mcp error -?\d+"
@@ -77,6 +80,7 @@ _FAILURE_PROSE = lazy_pattern(
     r"is missing|missing required|(?:is|are|currently) unavailable|not available|"
     r"failed to|unable to|could not|couldn't|cannot|can't|mismatch|(?:is|are|was) invalid|"
     r"not supported|unsupported|expected .{1,60} but (?:found|got|received|was)|"
+    r"must be (?:between|one of|at least|at most|less than|greater than)|"
     r"no (?:active |such |matching )?\w+ (?:found )?for (?:id|pid|key|uuid)\b)\b"
     # The same in Chinese and Japanese: error, failed, cannot find, unable, does not exist.
     r"|错误|錯誤|失败|失敗|找不到|无法|無法|不存在|请确保|請確保|エラー|見つかりません",
@@ -157,6 +161,15 @@ def _object_reports_failure(value: Mapping[str, Any]) -> bool:
         if isinstance(status, str) and _FAILED_STATUS.match(status.strip()):
             return True
     if value.get("isError") is True or value.get("is_error") is True:
+        return True
+    message = value.get("message") or value.get("detail")
+    if (
+        isinstance(message, str)
+        and len(message) <= _PROSE_ANSWER
+        and any(flag is False for flag in value.values())
+        and _NOT_FOUND.search(message)
+    ):
+        # {"valid": false, "message": "Document x.docx does not exist"}: it never got to work.
         return True
     error = value.get("error") or value.get("errors")
     if not error:
