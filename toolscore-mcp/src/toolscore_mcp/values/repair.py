@@ -31,7 +31,8 @@ _OPTIONS = lazy_pattern(
     re.I,
 )
 _EXTENSION = lazy_pattern(
-    r"(?<![\w/])\.(xlsx|xlsm|xls|csv|json|md|txt|png|jpe?g|db|sqlite|html?|ya?ml)\b", re.I
+    r"(?<![\w/])\.(xlsx|xlsm|xls|csv|json|md|txt|png|jpe?g|db|sqlite|html?|ya?ml|docx|pptx|pdf)\b",
+    re.I,
 )
 _ABS_PATH = lazy_pattern(r"(?:^|[\s\"'`(\[:,])(/[^\s\"'`)\],;]+)")
 _BOTH = lazy_pattern(
@@ -212,6 +213,13 @@ def _paths(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]
         except ValueError:  # scratch/ leads outside the sandbox: no repair
             return None
         why = f"a {ext} file"
+    elif _MISSING_PATH.search(text) and (
+        own := _own_kind(sandbox, str(args[name] if not many else args[name][0]), text)
+    ):
+        # "Document notes.txt.docx does not exist": the server looks for its own kind of file.
+        if wants_new_path(s.parameter(name)):
+            return None
+        value, why = str(sandbox.file_with_extension(own)), f"a {own} file"
     elif (
         _MISSING_PATH.search(text)
         and not Path(str(args[name] if not many else args[name][0])).exists()
@@ -239,6 +247,17 @@ def _paths(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]
         return None
     args[name] = [value] if many else value
     return args, f"{name} -> {value} ({why})"
+
+
+def _own_kind(sandbox: Any, sent: str, text: str) -> str | None:
+    """The extension of the path a "not found" message names when the server made it from
+    ours by adding its own (``notes.txt`` -> ``notes.txt.docx``), if the sandbox has such a
+    file; else None."""
+    for path in _ABS_PATH.findall(text):
+        suffix = Path(path.rstrip(".,;:'\"")).suffix.lower()
+        if path.startswith(sent) and suffix and suffix != Path(sent).suffix.lower():
+            return suffix if sandbox.file_with_extension(suffix) is not None else None
+    return None
 
 
 def _inside(sandbox: Any, path: str) -> bool:
