@@ -120,7 +120,7 @@ def _extension(param: Parameter, *, own: bool = False) -> str:
     """The extension a path parameter asks for: its own name and description first, then
     the tool's name (``write_pdf``), then the tool's description when that names one kind
     of file only (a writer that lists five formats asks for none in particular)."""
-    texts = [(f"{param.name} {param.description}", False)]
+    texts = [(" ".join(param.tokens), False), (f"{param.name} {param.description}", False)]
     if not own:
         texts.append((" ".join(name_tokens(param.tool.name)), False))
         texts.append((param.tool.description, True))
@@ -159,7 +159,9 @@ def _path_value(param: Parameter, kind: str, ctx: SynthesisContext) -> Any:
         return "toolscore-new.txt" if wants_new else "README.md"
     extension = _own_extension(param) or ctx.paths.get(f"extension:{param.name}", "")
     extension = (extension or _extension(param)) if kind == "file" else ""
-    if param.role == "destroyer" and not wants_new:
+    moves = bool(set(name_tokens(param.tool.name)) & {"move", "rename", "mv"})
+    if (param.role == "destroyer" or moves) and not wants_new:
+        # What a call takes away (deletes, or moves elsewhere) is a copy made for it.
         return str(sandbox.disposable(extension or kind))
     if wants_new:
         return str(sandbox.new_path("toolscore", extension if kind == "file" else ""))
@@ -444,6 +446,9 @@ def _everyday_meaning(
         yield from _harvested(param, ctx, ("name", "id"))
         if param.role != "producer":
             yield Candidate("toolscore-item", "meaning")
+        return
+    if tokens & {"page", "pages"}:
+        yield Candidate("1", "meaning")  # a page number or range, as text: the first page
         return
     if tokens & _QUERY_WORDS:
         yield Candidate("toolscore", "meaning")
