@@ -214,7 +214,12 @@ def looks_like_internal_error(text: str) -> bool:
 
 def _gives_no_reason(text: str) -> bool:
     stripped = text.strip()
+    if _CJK_SENTENCE.search(stripped):
+        return False  # a reason in Chinese or Japanese; the word lists are English
     return not stripped or bool(_BARE.match(stripped)) or not _REASON_WORDS.search(stripped)
+
+
+_CJK_SENTENCE = lazy_pattern(r"[\u3040-\u30ff\u4e00-\u9fff]{4,}")
 
 
 def classify_failure(

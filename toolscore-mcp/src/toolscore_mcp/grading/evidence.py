@@ -99,6 +99,8 @@ def _names_a_new_thing(param: Parameter) -> bool:
 def _contrast_kind(tool: MCPToolDef, name: str, value: Any) -> str | None:
     """``naming`` (the value names an existing thing), ``lookup`` (it selects what is looked
     up or computed), or None (free text, an option, a number, a flag: nothing to contrast)."""
+    if isinstance(value, list) and len(value) == 1 and isinstance(value[0], (str, int)):
+        value = value[0]  # one path or id in a list: contrasted as that one
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         return None
     param = _parameter(tool, name)
@@ -118,6 +120,8 @@ def _contrast_kind(tool: MCPToolDef, name: str, value: Any) -> str | None:
 
 def _missing_value(value: Any, tag: str) -> Any:
     """A value of the same form as ``value`` that surely names nothing."""
+    if isinstance(value, list):
+        return [_missing_value(value[0], tag)]
     if isinstance(value, int):
         return _MISSING_NUMBER
     text = str(value)
@@ -274,6 +278,11 @@ async def establish_evidence(
         direct = _direct_evidence(tool, result)
         if direct is not None:
             out[index] = attrs.evolve(result, evidence=direct)
+            # Proven already; its error paths are still worth a look.
+            probes += [
+                attrs.evolve(probe, for_evidence=False)
+                for probe in _plan_probes(index, tool, result, tag)
+            ]
             continue
         probes += _plan_probes(index, tool, result, tag)
         if not any(probe.index == index and probe.for_evidence for probe in probes):

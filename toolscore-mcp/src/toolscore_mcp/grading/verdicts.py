@@ -86,6 +86,8 @@ _FAILURE_PROSE = lazy_pattern(
     r"|错误|錯誤|失败|失敗|找不到|无法|無法|不存在|请确保|請確保|エラー|見つかりません",
     re.IGNORECASE,
 )
+#: An answer whose opening words say, in Chinese or Japanese, that it failed ("tasks 參數格式錯誤").
+_CJK_FAILURE_OPENING = lazy_pattern(r"^.{0,40}?(?:错误|錯誤|失败|失敗|找不到|无法|無法|エラー)")
 #: A line that starts with a failure tag ("[DENIED] notes.txt", "[ERROR] ...").
 _FAILURE_TAG = lazy_pattern(
     r"^\s*\[(?:error|denied|not[ _-]?found|failed|forbidden|invalid)\]",
@@ -189,7 +191,7 @@ def reports_failure(result: MCPToolResult) -> bool:
         return False
     if _FAILURE_TEXT.match(text) or _ERROR_TAG.search(text) or _ERRNO.search(text):
         return True
-    if _FAILURE_TAG.search(text):
+    if _FAILURE_TAG.search(text) or _CJK_FAILURE_OPENING.match(text):
         return True
     if len(text) <= _SHORT_ANSWER and _BLOCKED.search(text):
         return True

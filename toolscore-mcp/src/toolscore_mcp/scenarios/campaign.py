@@ -92,7 +92,89 @@ class Campaign:
         results: list[ScenarioResult] = []
         for phase in sorted(phases):
             results += await self._run_phase(phases[phase])
+        results = await self._second_chance(results)
         results += await self._run_batch([*self._edge_scenarios(results), *extra])
+        return results
+
+    async def _list_again(self, results: Sequence[ScenarioResult]) -> None:
+        """Call each listing (a reader that needs no arguments) that passed once more, for
+        what the run made since it first ran; only the harvest keeps the answers."""
+        again: dict[str, Scenario] = {}
+        for result in results:
+            tool = self._by_name.get(result.scenario.tool)
+            if (
+                tool is not None
+                and result.verdict == "pass"
+                and result.scenario.kind == "happy"
+                and run_order(tool, self.tools) == (2, 0)
+            ):
+                again.setdefault(tool.name, result.scenario)
+        if again:
+            self._harvest(await self._run_batch(list(again.values())))
+
+    async def _second_chance(self, results: list[ScenarioResult]) -> list[ScenarioResult]:
+        """Once more, in order, each tool that only lacked state, if this run has since made
+        what its arguments name (an id a later tool returned).
+
+        The phases order tools by what their names and descriptions say; a tool that makes
+        things without saying so (``split_tasks`` returning new task ids) runs among the
+        readers, after some of those that need what it makes.
+        """
+        if self.context.harvested is None:
+            return results
+        lacking = {
+            r.scenario.tool for r in results if r.scenario.kind == "happy" and r.needs == "setup"
+        }
+        if not lacking:
+            return results
+        await self._list_again(results)
+        retries: list[tuple[int, Scenario]] = []
+        for tool in self.tools:
+            if tool.name not in lacking:
+                continue
+            mine = [
+                index
+                for index, result in enumerate(results)
+                if result.scenario.tool == tool.name and result.scenario.kind == "happy"
+            ]
+            if (
+                not mine
+                or tool.name in self.planned
+                or any(results[index].needs != "setup" for index in mine)
+            ):
+                continue
+            self._synthesizers.pop(tool.name, None)  # candidates from what is known now
+            sets = self.synthesizer(tool).argument_sets(1)
+            if not sets:
+                continue
+            chosen = sets[0]
+            arguments = absolute_paths(tool, chosen.arguments, chosen.evidence, self.folder)
+            if any(results[index].scenario.arguments == arguments for index in mine):
+                continue
+            if not self._may_send(tool, arguments, chosen.evidence):
+                continue
+            scenario = Scenario(
+                tool.name,
+                arguments,
+                "happy",
+                "happy path, once more with what later calls made",
+                setup=chosen.setup,
+                evidence=chosen.evidence,
+            )
+            retries.append((mine[0], scenario))
+        if not retries:
+            return results
+        done = await self._run_batch([scenario for _, scenario in retries], concurrency=1)
+        for (position, _), result in zip(retries, done):
+            result = self._environment(result)
+            if result.verdict != "pass":
+                continue
+            before = results[position]
+            attempt = Attempt(
+                dict(before.scenario.arguments), before.detail, "tried again after later calls"
+            )
+            results[position] = attrs.evolve(result, attempts=(*before.attempts, attempt))
+            self._harvest([result])
         return results
 
     # -- phases ------------------------------------------------------------------------------

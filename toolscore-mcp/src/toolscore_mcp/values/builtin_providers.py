@@ -103,6 +103,15 @@ def description_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[
     if not text:
         return
     kind = param.json_type
+    if kind == "string":
+        from toolscore_mcp.values.meaning import json_example
+
+        example = json_example(text)
+        if example is not None:
+            # A whole object or list written out: the quotes inside it are its values,
+            # not examples of this parameter.
+            yield Candidate(example, "description")
+            return
     for match in _QUOTED_EXAMPLE.finditer(text):
         yield from _typed(match.group(1), kind)
     if kind == "string":

@@ -298,8 +298,12 @@ def json_example(description: str) -> str | None:
                 break
         if end < 0:
             continue
-        literal = _SINGLE_QUOTED.sub(lambda m: json.dumps(m.group(1)), description[start:end])
-        literal = _BARE_KEY.sub(lambda m: f'{m.group(1)}"{m.group(2)}":', literal)
+        # Bare keys are quoted outside strings only ("type: 'TO_MODIFY: to change, ...'").
+        parts = _SINGLE_QUOTED.split(description[start:end])
+        literal = "".join(
+            json.dumps(part) if index % 2 else _BARE_KEY.sub(r'\1"\2":', part)
+            for index, part in enumerate(parts)
+        )
         try:
             value = json.loads(literal)
         except ValueError:
@@ -318,9 +322,6 @@ def _string_meaning(param: Parameter, ctx: SynthesisContext) -> Iterator[Candida
     tokens = set(param.tokens)
     name = param.name.lower()
     text = f"{param.name} {param.description}".lower()
-    example = json_example(param.description)
-    if example is not None:
-        yield Candidate(example, "description")
     sql = _sql(param)
     if sql is not None:
         if sql.startswith("SELECT"):

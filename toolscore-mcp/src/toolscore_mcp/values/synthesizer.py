@@ -49,6 +49,10 @@ class ArgumentSet:
     label: str = ""
 
 
+#: Parameter words of an identifier (see :meth:`ToolSynthesizer.candidates`).
+_ID_WORDS = frozenset({"id", "ids", "uuid", "handle", "identifier"})
+
+
 def collect_value_providers(pm: Any) -> tuple[list[ValueProviderSpec], list[str]]:
     """Every registered provider, highest priority first, and one line per one skipped."""
     from toolscore_mcp.registry import ensure_mcp_hooks, gather_specs
@@ -173,6 +177,9 @@ class ToolSynthesizer:
                 break
         if name in self.waits:
             found.sort(key=_shortest_first)
+        elif set(param.tokens) & _ID_WORDS or name.lower().endswith("id"):
+            # An id this run's calls returned names a real thing; an example id names none.
+            found.sort(key=lambda candidate: candidate.source != "harvested")
         self._candidates[name] = found
         return found
 
