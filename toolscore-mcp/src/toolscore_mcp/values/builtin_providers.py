@@ -186,7 +186,9 @@ def generated_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[Ca
     from toolscore_mcp.values.generate import ValueContext, generate_nested
 
     rng = random.Random(f"{param.tool.name}.{param.name}")
-    value: Any = generate_nested(param.name, param.schema, "normal", rng, ValueContext(), 0)
+    # The tool's whole schema is the root its ``$ref``s point into (pydantic's ``$defs``).
+    root = param.tool.input_schema or {}
+    value: Any = generate_nested(param.name, param.schema, "normal", rng, ValueContext(root), 0)
     if param.json_type in ("array", "object"):
         value = _nested_meaning(param, value, param.schema, ctx)
     plain = param.json_type in ("integer", "number", "boolean")
@@ -207,11 +209,13 @@ def _nested_meaning(
     something that is not there, and lists sent side by side (``ids`` and ``documents``)
     then have the same length.
     """
+    from toolscore_mcp.values.generate import effective_schema
     from toolscore_mcp.values.harvest import word_set
     from toolscore_mcp.values.meaning import meaning_candidates
 
     if depth >= _NESTED_DEPTH:
         return value
+    schema = effective_schema(schema, param.tool.input_schema or {})
     if isinstance(value, list):
         items = schema.get("items")
         if not isinstance(items, Mapping):

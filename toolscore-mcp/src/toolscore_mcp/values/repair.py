@@ -75,7 +75,7 @@ def repair_arguments(
     props = synthesizer.properties
     named = list(dict.fromkeys([*_quoted_values(text, arguments), *_named(text, arguments, props)]))
     for rule in (_drop_conflicts, _drop_unexpected, _add_missing, _drop_named_items, _paths,
-                 _options, _formats, _numbers, _next_candidate):  # fmt: skip
+                 _options, _identifier, _formats, _numbers, _next_candidate):  # fmt: skip
         fixed = rule(synthesizer, dict(arguments), text, named)
         if (
             fixed is not None
@@ -257,6 +257,30 @@ def _own_kind(sandbox: Any, sent: str, text: str) -> str | None:
         suffix = Path(path.rstrip(".,;:'\"")).suffix.lower()
         if path.startswith(sent) and suffix and suffix != Path(sent).suffix.lower():
             return suffix if sandbox.file_with_extension(suffix) is not None else None
+    return None
+
+
+_IDENTIFIER_RULE = lazy_pattern(
+    r"only (?:use )?(?:letters|alphanumeric)|(?:letters|alphanumerics?), (?:digits|numbers)"
+    r"|no (?:spaces|hyphens|dashes|special characters)|valid identifier",
+    re.I,
+)
+
+
+def _identifier(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
+    """ "Start with a letter ... use only letters, digits, underscores": the named value made
+    into an identifier (``toolscore-item-2`` -> ``toolscore_item_2``)."""
+    if not _IDENTIFIER_RULE.search(text):
+        return None
+    for name in named:
+        value = args.get(name)
+        if not isinstance(value, str) or not value:
+            continue
+        fixed = re.sub(r"\W", "_", value)
+        fixed = fixed if fixed[0].isalpha() or fixed[0] == "_" else f"t_{fixed}"
+        if fixed != value:
+            args[name] = fixed
+            return args, f"{name} -> {fixed!r} (an identifier, as the message asks)"
     return None
 
 
