@@ -123,7 +123,7 @@ _BLAMES_INPUT = lazy_pattern(
     r"|unknown (?:argument|parameter|field|property|key|value|option)|out of range"
     r"|too (?:long|short|large|small|many|few|big)|not allowed|unsupported"
     r"|check (?:that|whether|if) (?:the )?\w+ (?:is|are) (?:valid|correct|right)"
-    r"|no valid \w+|not supported"
+    r"|no valid \w+|not supported|no \w+ (?:\w+ )?(?:specified|provided|given|selected) for\b"
     r"|(?:could not|cannot|can't|failed to|unable to) (?:parse|decode|convert)|malformed"
     r"|input should|not found|no such|does not exist|doesn't exist|not exist"
     r"|(?:cannot|can't|can not) (?:specify|use|combine|set|provide|pass|give) (?:both|more than)"

@@ -149,11 +149,36 @@ def contrast_arguments(
     for name, value in arguments.items():
         kind = _contrast_kind(tool, name, value)
         if kind is None:
+            nested = _nested_contrast(value, tag)
+            if nested is not None:  # [{"path": ..., "file_hash": ...}]: the names inside
+                contrast[name] = nested
+                replaced.append(name)
+                naming = True
             continue
         contrast[name] = _missing_value(value, tag)
         replaced.append(name)
         naming = naming or kind == "naming"
     return (contrast, tuple(replaced), naming) if replaced else None
+
+
+def _nested_contrast(value: Any, tag: str, depth: int = 0) -> Any:
+    """``value`` (an object, or a list of one) with each field that names a thing (a path,
+    an id) replaced by one that names nothing; None when it has no such field."""
+    if depth > 3:
+        return None
+    if isinstance(value, list) and len(value) == 1:
+        inner = _nested_contrast(value[0], tag, depth + 1)
+        return None if inner is None else [inner]
+    if not isinstance(value, Mapping):
+        return None
+    out = dict(value)
+    changed = False
+    for key, field in value.items():
+        tokens = set(name_tokens(str(key)))
+        if isinstance(field, str) and field and tokens & _NAMING_WORDS and not tokens & _FREE_WORDS:
+            out[key] = _missing_value(field, tag)
+            changed = True
+    return out if changed else None
 
 
 def _strings(value: Any, depth: int = 0) -> list[str]:

@@ -88,6 +88,8 @@ _FAILURE_PROSE = lazy_pattern(
 )
 #: An answer whose opening words say, in Chinese or Japanese, that it failed ("tasks 參數格式錯誤").
 _CJK_FAILURE_OPENING = lazy_pattern(r"^.{0,40}?(?:错误|錯誤|失败|失敗|找不到|无法|無法|エラー)")
+#: An answer's first sentence (up to 160 characters).
+_OPENING_SENTENCE = lazy_pattern(r"[^\n]{1,160}?(?:[.!?](?=\s)|\n|$)")
 #: A line that starts with a failure tag ("[DENIED] notes.txt", "[ERROR] ...").
 _FAILURE_TAG = lazy_pattern(
     r"^\s*\[(?:error|denied|not[ _-]?found|failed|forbidden|invalid)\]",
@@ -201,7 +203,12 @@ def reports_failure(result: MCPToolResult) -> bool:
         except (ValueError, RecursionError):
             if _STATUS_TEXT.search(text):  # cut short or broken, but it says so
                 return True
-    return len(text) <= _PROSE_ANSWER and _FAILURE_PROSE.search(text) is not None
+    if len(text) <= _PROSE_ANSWER:
+        return _FAILURE_PROSE.search(text) is not None
+    # A long answer that opens by saying it failed ("Search content not found in x. The
+    # closest match was ..."): the opening sentence decides.
+    opening = _OPENING_SENTENCE.match(text)
+    return opening is not None and _FAILURE_PROSE.search(opening.group(0)) is not None
 
 
 def answer_text(result: MCPToolResult) -> str:

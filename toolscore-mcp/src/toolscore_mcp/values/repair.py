@@ -120,7 +120,20 @@ def _optional(synthesizer: ToolSynthesizer, name: str) -> bool:
     return name not in synthesizer.required
 
 
+_USE_INSTEAD = lazy_pattern(r"\buse ([\w, ]{1,80}?)(?: parameters?| arguments?)? instead\b", re.I)
+
+
 def _drop_conflicts(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
+    instead = _USE_INSTEAD.search(text)
+    if instead is not None:
+        # "... not supported for text files, use old_string and new_string instead": keep
+        # those, leave out the other optional arguments the message names.
+        wanted = set(re.findall(r"\w+", instead.group(1)))
+        extra = [n for n in named if n in args and n not in wanted and _optional(s, n)]
+        if wanted & set(args) and extra:
+            for name in extra:
+                args.pop(name)
+            return args, f"dropped {', '.join(extra)} (the server asks for {instead.group(1)})"
     if not _BOTH.search(text):
         return None
     droppable = [n for n in named if n in args and _optional(s, n)]
