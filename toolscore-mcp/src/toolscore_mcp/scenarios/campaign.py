@@ -42,6 +42,10 @@ MAX_REPAIRS = 2
 Progress = Callable[[int, int, str], None]
 
 
+#: What a tool's happy paths may all have lacked for it to get a second chance.
+_SECOND_CHANCE_NEEDS = frozenset({"setup", "valid input"})
+
+
 @attrs.define
 class Campaign:
     """One run's happy paths and edge cases against one server."""
@@ -113,8 +117,9 @@ class Campaign:
             self._harvest(await self._run_batch(list(again.values())))
 
     async def _second_chance(self, results: list[ScenarioResult]) -> list[ScenarioResult]:
-        """Once more, in order, each tool that only lacked state, if this run has since made
-        what its arguments name (an id a later tool returned).
+        """Once more, in order, each tool that only lacked state or valid input, if what this
+        run has since made or learned gives it other arguments (an id a later tool returned,
+        a file a repair of another tool found).
 
         The phases order tools by what their names and descriptions say; a tool that makes
         things without saying so (``split_tasks`` returning new task ids) runs among the
@@ -123,7 +128,9 @@ class Campaign:
         if self.context.harvested is None:
             return results
         lacking = {
-            r.scenario.tool for r in results if r.scenario.kind == "happy" and r.needs == "setup"
+            r.scenario.tool
+            for r in results
+            if r.scenario.kind == "happy" and r.needs in _SECOND_CHANCE_NEEDS
         }
         if not lacking:
             return results
@@ -140,7 +147,7 @@ class Campaign:
             if (
                 not mine
                 or tool.name in self.planned
-                or any(results[index].needs != "setup" for index in mine)
+                or any(results[index].needs not in _SECOND_CHANCE_NEEDS for index in mine)
             ):
                 continue
             self._synthesizers.pop(tool.name, None)  # candidates from what is known now
@@ -166,6 +173,9 @@ class Campaign:
             return results
         done = await self._run_batch([scenario for _, scenario in retries], concurrency=1)
         for (position, _), result in zip(retries, done):
+            tool = self._by_name[result.scenario.tool]
+            if result.verdict != "pass" and result.category == "rejected-input":
+                result = await self._repair_one(tool, result)  # its hint, as in the phases
             result = self._environment(result)
             if result.verdict != "pass":
                 continue

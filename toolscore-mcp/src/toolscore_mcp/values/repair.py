@@ -74,8 +74,8 @@ def repair_arguments(
     """New arguments that follow the hint in ``text``, and what was changed; or None."""
     props = synthesizer.properties
     named = list(dict.fromkeys([*_quoted_values(text, arguments), *_named(text, arguments, props)]))
-    for rule in (_drop_conflicts, _drop_unexpected, _add_missing, _drop_named_items, _paths,
-                 _options, _identifier, _formats, _numbers, _next_candidate):  # fmt: skip
+    for rule in (_drop_conflicts, _drop_unexpected, _add_missing, _drop_named_items, _learned,
+                 _paths, _options, _identifier, _formats, _numbers, _next_candidate):  # fmt: skip
         fixed = rule(synthesizer, dict(arguments), text, named)
         if (
             fixed is not None
@@ -200,6 +200,18 @@ def _drop_named_items(s: ToolSynthesizer, args: dict[str, Any], text: str, named
         if len(value) > len(kept) >= max(1, least if isinstance(least, int) else 1):
             args[name] = kept
             return args, f"{name}: left out the item(s) the message names"
+    return None
+
+
+def _learned(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
+    """A value an earlier repair of this run got accepted for a parameter of this name (the
+    server's own kind of file, an allowed folder): it holds for every tool of the server."""
+    learned = getattr(s.context, "learned", None) or {}
+    for name in [n for n in named if n in args] or [n for n in args if n in s.required]:
+        value = learned.get(name)
+        if value is not None and value != args[name]:
+            args[name] = value
+            return args, f"{name} -> {value!r} (accepted earlier in this run)"
     return None
 
 
