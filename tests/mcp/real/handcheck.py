@@ -135,6 +135,44 @@ def signals_errors(manifest: Mapping[str, Any], tool: str) -> bool:
     return not any(lie.get("tool") == tool for lie in manifest.get("errors_as_success", []))
 
 
+SUMMARY_CLASSES = ("works", "setup", "network", "credentials", "binary", "broken")
+
+
+def summary_table(manifests: Sequence[Mapping[str, Any]]) -> str:
+    """The README's summary table: one row per server, then the totals."""
+    rows = [
+        "| server | package | domains | tools | "
+        + " | ".join(SUMMARY_CLASSES)
+        + " | fair grade | start-up (s) |",
+        "| --- " * (len(SUMMARY_CLASSES) + 6) + "|",
+    ]
+    totals = [0] * (len(SUMMARY_CLASSES) + 1)
+    for m in sorted(manifests, key=lambda m: str(m["name"])):
+        package = m["package"]
+        pin = package.get("pypi") or package.get("npm")
+        registry = "PyPI" if "pypi" in package else "npm"
+        counts = [len(m["tools"])] + [
+            sum(1 for tool in m["tools"].values() if tool["offline"] == kind)
+            for kind in SUMMARY_CLASSES
+        ]
+        totals = [a + b for a, b in zip(totals, counts)]
+        grade = m["fair_grade"]
+        fair = (
+            grade["best"]
+            if grade["best"] == grade["worst"]
+            else f"{grade['best']}-{grade['worst']}"
+        )
+        rows.append(
+            f"| [{m['name']}](#{m['name']}) | `{pin}` ({registry}) | {', '.join(m['domains'])} | "
+            + " | ".join(map(str, counts))
+            + f" | {fair} | {m.get('startup_seconds', '')} |"
+        )
+    rows.append(
+        f"| **total** | {len(manifests)} servers | | " + " | ".join(map(str, totals)) + " | | |"
+    )
+    return "\n".join(rows) + "\n"
+
+
 def substitute(value: Any, fill: Any) -> Any:
     """``value`` with ``fill`` (str -> str) applied to every string inside it."""
     if isinstance(value, str):

@@ -74,3 +74,8 @@ def test_readme_has_a_table_row_for_every_tool() -> None:
 
 def test_install_reads_the_same_manifests() -> None:
     assert [m["name"] for m in install.manifests()] == [m["name"] for m in MANIFESTS]
+
+
+def test_readme_summary_table_is_made_from_the_manifests() -> None:
+    readme = (HERE / "README.md").read_text(encoding="utf-8")
+    assert handcheck.summary_table(MANIFESTS) in readme
