@@ -228,7 +228,16 @@ class ToolSynthesizer:
             built = self._build(names, rank, label)
             if built is not None:
                 sets.append(built)
-        return _distinct(sets)[: max(cases, 1)]
+        return _distinct(sets, self._defaults())[: max(cases, 1)]
+
+    def _defaults(self) -> dict[str, Any]:
+        """Each optional parameter's schema default: sending it is the same as leaving it out."""
+        found: dict[str, Any] = {}
+        for name, raw in self.properties.items():
+            if name in self.required or not isinstance(raw, Mapping) or "default" not in raw:
+                continue
+            found[name] = raw["default"]
+        return found
 
     def seeds(self) -> dict[str, Candidate]:
         """A destroyer's arguments from the call that made its thing in this run.
@@ -377,12 +386,28 @@ def _first(values: Iterable[Candidate], limit: int) -> Iterable[Candidate]:
         yield value if isinstance(value, Candidate) else Candidate(value, "plugin")
 
 
-def _distinct(sets: list[ArgumentSet]) -> list[ArgumentSet]:
+def _distinct(
+    sets: list[ArgumentSet], defaults: Mapping[str, Any] | None = None
+) -> list[ArgumentSet]:
+    """``sets`` without repeats, counting a call that only adds optional values equal to
+    their defaults as the same call (each happy path costs the server real work)."""
     unique: list[ArgumentSet] = []
     for candidate in sets:
-        if not any(_same_arguments(candidate.arguments, seen.arguments) for seen in unique):
+        arguments = _without_defaults(candidate.arguments, defaults or {})
+        if not any(
+            _same_arguments(arguments, _without_defaults(seen.arguments, defaults or {}))
+            for seen in unique
+        ):
             unique.append(candidate)
     return unique
+
+
+def _without_defaults(arguments: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        name: value
+        for name, value in arguments.items()
+        if not (name in defaults and _same(value, defaults[name]))
+    }
 
 
 def _same_arguments(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
