@@ -160,3 +160,13 @@ def test_a_plugin_that_fails_to_import_is_reported_by_help_once(tmp_path: Path) 
     assert (
         listed.stderr.count("plugin 'broken' (broken) failed to load: RuntimeError: no luck") == 1
     )
+
+
+def test_plugin_options_before_help_apply_to_the_listing(tmp_path: Path) -> None:
+    no_plugins = run(tmp_path, "--no-plugins", "--help")
+    assert "  eval" in no_plugins.stdout
+    assert "  mcp" not in no_plugins.stdout
+    assert "  init" not in no_plugins.stdout
+    without_mcp = run(tmp_path, "--disable-plugin", "toolscore-mcp", "--help")
+    assert "  mcp" not in without_mcp.stdout
+    assert "  init" in without_mcp.stdout

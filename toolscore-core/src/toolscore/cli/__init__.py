@@ -204,11 +204,14 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.option(
     "--no-plugins",
     is_flag=True,
+    # eager, like --help: ``toolscore --no-plugins --help`` lists core's commands only
+    is_eager=True,
     help="Load only core's built-in plugins (also TOOLSCORE_NO_PLUGINS=1).",
 )
 @click.option(
     "--disable-plugin",
     multiple=True,
+    is_eager=True,
     metavar="NAME",
     help="Do not load this plugin (entry-point or distribution name); repeatable.",
 )
