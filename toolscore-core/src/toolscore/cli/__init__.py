@@ -8,7 +8,8 @@ and never breaks the others.
 ``toolscore --help`` imports no command module and builds no plugin manager when it need not:
 core's commands and every plugin's are listed from their command tables
 (:mod:`toolscore.command_table`, :mod:`toolscore.plugins.command_listing`). Only when a plugin
-cannot be listed that way (no table, or it fails to load) is every plugin asked, as before."""
+cannot be listed that way (no table, or it fails to load) is every plugin asked, as before.
+"""
 
 from __future__ import annotations
 
