@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import toolscore
-from toolscore.limits import MAX_INPUT_DEPTH, MAX_RECORD_BYTES, too_deep_at
+from toolscore.limits import MAX_INPUT_DEPTH, MAX_RECORD_BYTES, too_deep_at, too_deep_in_json
 
 TOOLSCORE = [sys.executable, "-m", "toolscore"]
 
@@ -31,6 +31,15 @@ def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_the_check_is_iterative_and_names_where() -> None:
     assert too_deep_at(_nested(MAX_INPUT_DEPTH - 1)) is None
     assert too_deep_at({"a": [{"b": _nested(10_000)}]}) == "$.a[0].b[0][0][0][0][0][0][0][0][0]…"
+
+
+@pytest.mark.parametrize("depth", [MAX_INPUT_DEPTH - 1, MAX_INPUT_DEPTH, MAX_INPUT_DEPTH + 1, 900])
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_counting_brackets_first_agrees_with_the_walk(depth: int, as_bytes: bool) -> None:
+    # at the bound: as many brackets as levels, so the count alone cannot tell
+    for value in (_nested(depth), {"a": [_nested(depth - 1)], "b": "[[{{"}):
+        text = json.dumps(value)
+        assert too_deep_in_json(text.encode() if as_bytes else text, value) == too_deep_at(value)
 
 
 @pytest.mark.parametrize("depth", [MAX_INPUT_DEPTH + 5, 900])

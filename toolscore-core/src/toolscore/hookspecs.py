@@ -186,8 +186,10 @@ def toolscore_register_commands(cli: click.Group) -> None:
     """Add commands to the ``toolscore`` command line.
 
     Called lazily by the CLI group, only when a command name is not a built-in or the full
-    command list is needed (``toolscore --help``). Add commands with ``cli.add_command``;
-    import heavy dependencies inside the command callbacks, not at module import.
+    command list is needed (``plugins list``; ``toolscore --help`` reads the plugin's
+    ``TOOLSCORE_COMMANDS`` table instead when it has one, see :mod:`toolscore.command_table`).
+    Add commands with ``cli.add_command`` (or ``add_commands`` from such a table); import
+    heavy dependencies inside the command callbacks, not at module import.
 
     :param cli: The root ``toolscore`` click group.
 

@@ -31,6 +31,7 @@ __all__ = [
     "capped_length",
     "decode_json",
     "too_deep_at",
+    "too_deep_in_json",
 ]
 
 #: Nesting of arrays and objects in anything a user gives us (gold files, traces, dataset
@@ -129,6 +130,24 @@ def too_deep_at(value: object, limit: int = MAX_INPUT_DEPTH) -> str | None:
     return None
 
 
+def too_deep_in_json(text: str | bytes, value: object, limit: int = MAX_INPUT_DEPTH) -> str | None:
+    """:func:`too_deep_at` for ``value``, decoded from the JSON ``text``; without the walk when
+    the text cannot nest that deep.
+
+    Why: each level of nesting opens a bracket, so a text with at most ``limit`` of them (in
+    strings or not) holds nothing deeper. Counting them is a C loop over the text, where the
+    walk visits every value in Python: it was a fifth of ``eval-batch``'s time per case, on
+    records that nest four levels.
+    """
+    if isinstance(text, bytes):
+        brackets = text.count(b"[") + text.count(b"{")
+    else:
+        brackets = text.count("[") + text.count("{")
+    if brackets <= limit:
+        return None
+    return too_deep_at(value, limit)
+
+
 #: Levels of a too-deep value's path spelled out in the error (the rest is "…").
 _PATH_SHOWN = 12
 
@@ -142,7 +161,7 @@ def decode_json(text: str | bytes) -> object:
         value = json.loads(text)
     except RecursionError:
         raise ValueError(f"nested deeper than {MAX_INPUT_DEPTH} levels") from None
-    where = too_deep_at(value)
+    where = too_deep_in_json(text, value)
     if where is not None:
         raise ValueError(f"nested deeper than {MAX_INPUT_DEPTH} levels at {where}")
     return value

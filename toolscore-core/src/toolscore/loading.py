@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from toolscore.errors import GoldFileError, InputError
 from toolscore.extraction import detect_document_format as detect_trace_format
 from toolscore.extraction import resolve_format
-from toolscore.limits import MAX_INPUT_DEPTH, too_deep_at
+from toolscore.limits import MAX_INPUT_DEPTH, too_deep_in_json
 from toolscore.model import ToolCall
 
 if TYPE_CHECKING:
@@ -112,16 +112,16 @@ def _decode_document(text: str, name: str) -> tuple[Any, list[int] | None]:
         ) from None
     except RecursionError:
         raise InputError(_TOO_DEEP, source=name) from None
-    _check_depth(value, name)
+    _check_depth(text, value, name)
     return value, None
 
 
 _TOO_DEEP = f"nested deeper than {MAX_INPUT_DEPTH} levels"
 
 
-def _check_depth(value: Any, name: str) -> None:
+def _check_depth(text: str, value: Any, name: str) -> None:
     """The same bound for ``validate`` as for ``eval``: what one reads, the other can score."""
-    where = too_deep_at(value)
+    where = too_deep_in_json(text, value)
     if where is not None:
         raise InputError(_TOO_DEEP, source=name, path=where)
 
@@ -144,7 +144,7 @@ def _decode_lines(text: str, name: str) -> tuple[list[Any], list[int]]:
             ) from None
         except RecursionError:
             raise InputError(_TOO_DEEP, source=f"{name}:{number}") from None
-        _check_depth(value, f"{name}:{number}")
+        _check_depth(line, value, f"{name}:{number}")
         values.append(value)
         numbers.append(number)
     return values, numbers

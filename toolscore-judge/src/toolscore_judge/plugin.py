@@ -7,10 +7,12 @@ asks for one (``evaluate_trace(judge=...)``, ``toolscore eval --llm-judge``).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolscore import hookimpl
-from toolscore.specs import JudgeSpec
+
+if TYPE_CHECKING:
+    from toolscore.specs import JudgeSpec
 
 __all__ = ["toolscore_register_judges"]
 
@@ -51,7 +53,11 @@ def toolscore_register_judges() -> Iterator[JudgeSpec]:
     """One judge per wire format; ``openai_compatible`` covers local and hosted clones.
 
     All four share :class:`~toolscore_judge.config.JudgeConfig` (``toolscore.JudgeConfig``).
+    The spec type is imported here, not with the module: ``toolscore --help`` imports every
+    plugin module, and :mod:`toolscore.specs` brings attrs with it.
     """
+    from toolscore.specs import JudgeSpec
+
     for provider, summary in _SUMMARIES.items():
         yield JudgeSpec(
             name=provider, factory=_factory(provider), summary=summary, config_type=_config_type

@@ -10,9 +10,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from toolscore import hookimpl
+from toolscore.command_table import CommandEntry, add_commands
 
 if TYPE_CHECKING:
     import click
+
+#: The commands this plugin adds: ``toolscore --help`` lists them from here without importing
+#: them (or click, or the MCP SDK); the hook below adds them from the same table.
+TOOLSCORE_COMMANDS = {
+    "mcp": CommandEntry("toolscore_mcp.cli.group:mcp_group", "Test, lint, and score MCP servers."),
+    "demo": CommandEntry(
+        "toolscore_mcp.cli.demo:demo_command",
+        "Health-check a bundled sample MCP server -- zero setup, no API key.",
+    ),
+}
 
 
 @hookimpl
@@ -51,8 +62,4 @@ def toolscore_describe_provided(plugin_manager: Any) -> dict[str, dict[str, list
 @hookimpl
 def toolscore_register_commands(cli: click.Group) -> None:
     """Add ``toolscore mcp list|lint|test|record`` and ``toolscore demo``."""
-    from toolscore_mcp.cli.demo import demo_command
-    from toolscore_mcp.cli.group import mcp_group
-
-    cli.add_command(mcp_group)
-    cli.add_command(demo_command)
+    add_commands(cli, TOOLSCORE_COMMANDS)

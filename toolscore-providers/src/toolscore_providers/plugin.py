@@ -13,12 +13,12 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from toolscore import hookimpl
-from toolscore.specs import ExtractorSpec
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from toolscore.protocols import Extractor
+    from toolscore.specs import ExtractorSpec
 
 #: (name, format module, summary, aliases, function name)
 _FORMATS: tuple[tuple[str, str, str, tuple[str, ...], str], ...] = (
@@ -109,7 +109,13 @@ def _factory(module: str) -> Callable[[], Extractor]:
 
 @hookimpl
 def toolscore_register_extractors() -> Iterator[ExtractorSpec]:
-    """One spec per format; the extractor module is imported when the format is first used."""
+    """One spec per format; the extractor module is imported when the format is first used.
+
+    The spec type is imported here, not with the module: ``toolscore --help`` imports every
+    plugin module, and :mod:`toolscore.specs` brings attrs with it.
+    """
+    from toolscore.specs import ExtractorSpec
+
     for name, module, summary, aliases, function in _FORMATS:
         yield ExtractorSpec(
             name=name,

@@ -10,15 +10,27 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from toolscore import hookimpl
+from toolscore.command_table import CommandEntry, add_commands
 
 if TYPE_CHECKING:
     import click
 
+#: The commands this plugin adds: ``toolscore --help`` lists them from here without importing
+#: :mod:`toolscore_pytest.cli`; the hook below adds them from the same table.
+TOOLSCORE_COMMANDS = {
+    "approve": CommandEntry(
+        "toolscore_pytest.cli:approve", "Approve one or more snapshots for use as a baseline."
+    ),
+    "snapshots": CommandEntry(
+        "toolscore_pytest.cli:snapshots", "List, inspect, and manage recorded snapshots."
+    ),
+    "record": CommandEntry("toolscore_pytest.cli:record", "Record tool-call snapshots."),
+    "init": CommandEntry(
+        "toolscore_pytest.cli:init", "Scaffold a working Toolscore test suite for your agent."
+    ),
+}
+
 
 @hookimpl
 def toolscore_register_commands(cli: click.Group) -> None:
-    from toolscore_pytest.cli import approve, init, record, snapshots
-
-    for command in (approve, snapshots, record, init):
-        if command.name not in cli.commands:
-            cli.add_command(command)
+    add_commands(cli, TOOLSCORE_COMMANDS)

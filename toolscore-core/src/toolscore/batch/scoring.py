@@ -336,7 +336,7 @@ def _calls(
 
 
 def _decode(text: str, source: str) -> Any:
-    from toolscore.limits import MAX_INPUT_DEPTH, MAX_RECORD_BYTES, too_deep_at
+    from toolscore.limits import MAX_INPUT_DEPTH, MAX_RECORD_BYTES, too_deep_in_json
 
     if len(text) > MAX_RECORD_BYTES:  # characters: at least that many bytes
         raise InputError(
@@ -351,7 +351,7 @@ def _decode(text: str, source: str) -> Any:
         value = None
         where: str | None = "$"
     else:
-        where = too_deep_at(value)
+        where = too_deep_in_json(text, value)
     if where is not None:
         raise InputError(f"nested deeper than {MAX_INPUT_DEPTH} levels", source=source, path=where)
     return value

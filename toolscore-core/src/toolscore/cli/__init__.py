@@ -2,8 +2,13 @@
 
 Built-in commands resolve from a table without touching entry points; plugin commands are
 collected through ``toolscore_register_commands`` the first time a name is not built in or the
-whole list is needed (``toolscore --help``). A plugin that fails to add its commands is recorded
+whole list is needed (``plugins list``). A plugin that fails to add its commands is recorded
 and never breaks the others.
+
+``toolscore --help`` imports no command module and builds no plugin manager when it need not:
+core's commands and every plugin's are listed from their command tables
+(:mod:`toolscore.command_table`, :mod:`toolscore.plugins.command_listing`). Only when a plugin
+cannot be listed that way (no table, or it fails to load) is every plugin asked, as before.
 """
 
 from __future__ import annotations
@@ -100,12 +105,23 @@ class ToolscoreGroup(click.Group):
             return super().invoke(ctx)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """The command list with whole summaries, wrapped rather than cut at 45 characters."""
+        """The command list with whole summaries, wrapped rather than cut at 45 characters;
+        from the command tables when they say it all (see the module), so that ``--help``
+        imports no command."""
         rows = []
-        for name in self.list_commands(ctx):
-            command = self.get_command(ctx, name)
-            if command is not None and not command.hidden:
-                rows.append((name, command.get_short_help_str(limit=SUMMARY_LIMIT)))
+        declared = _declared_summaries(ctx)
+        if declared is not None:
+            for name in sorted(set(declared) | set(self.commands)):
+                loaded = self.commands.get(name)
+                if loaded is None:
+                    rows.append((name, declared[name]))
+                elif not loaded.hidden:
+                    rows.append((name, loaded.get_short_help_str(limit=SUMMARY_LIMIT)))
+        else:
+            for name in self.list_commands(ctx):
+                command = self.get_command(ctx, name)
+                if command is not None and not command.hidden:
+                    rows.append((name, command.get_short_help_str(limit=SUMMARY_LIMIT)))
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
@@ -113,6 +129,33 @@ class ToolscoreGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         self._load_plugin_commands(ctx, with_builtins=True)
         return sorted(set(self.commands) | set(BUILTIN_COMMANDS))
+
+
+def _declared_summaries(ctx: click.Context) -> dict[str, str] | None:
+    """Every command's summary by name, from core's table and the plugins' tables, or
+    ``None`` when the plugin manager must be asked: this invocation has one already (an
+    embedder's or a test's, which may hold plugins of its own), hook tracing is on, or a
+    plugin cannot be listed from its table."""
+    from toolscore.plugins.loading import env_flag
+
+    root = ctx.find_root()
+    if isinstance(root.obj, dict) and "plugin_manager" in root.obj:
+        return None
+    if env_flag("TOOLSCORE_TRACE_HOOKS"):
+        return None
+    from toolscore.plugins.command_listing import declared_commands
+
+    params = root.params
+    plugin_commands = declared_commands(
+        disabled=tuple(params.get("disable_plugin") or ()),
+        no_plugins=True if params.get("no_plugins") else None,
+    )
+    if plugin_commands is None:
+        return None
+    summaries = {name: entry.summary for name, entry in plugin_commands.items()}
+    # core's own commands come first: a plugin's command of the same name is never added
+    summaries.update((name, entry.summary) for name, entry in BUILTIN_COMMANDS.items())
+    return summaries
 
 
 def plugin_manager_for(ctx: click.Context) -> Any:
@@ -162,11 +205,14 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.option(
     "--no-plugins",
     is_flag=True,
+    # eager, like --help: ``toolscore --no-plugins --help`` lists core's commands only
+    is_eager=True,
     help="Load only core's built-in plugins (also TOOLSCORE_NO_PLUGINS=1).",
 )
 @click.option(
     "--disable-plugin",
     multiple=True,
+    is_eager=True,
     metavar="NAME",
     help="Do not load this plugin (entry-point or distribution name); repeatable.",
 )

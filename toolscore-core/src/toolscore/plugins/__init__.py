@@ -2,6 +2,11 @@
 
 :func:`create_plugin_manager` builds a fresh manager (tests, embedding); :func:`get_plugin_manager`
 returns the process-wide one that ``evaluate()`` and the CLI use, built lazily on first need.
+
+Importing this package imports neither pluggy nor attrs: ``toolscore --help`` reads entry
+points through :mod:`toolscore.plugins.loading` (a submodule, so this package runs first)
+without building a manager. :class:`ToolscorePluginManager` and :class:`PluginRecord` are
+resolved on first use.
 """
 
 from __future__ import annotations
@@ -10,10 +15,13 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any
 
 from toolscore.plugins.loading import ENTRY_POINT_GROUP, allow_list_from_env, env_flag
-from toolscore.plugins.manager import ToolscorePluginManager
-from toolscore.plugins.records import PluginRecord
+
+if TYPE_CHECKING:
+    from toolscore.plugins.manager import ToolscorePluginManager
+    from toolscore.plugins.records import PluginRecord
 
 __all__ = [
     "DEFAULT_PLUGINS",
@@ -78,6 +86,8 @@ def create_plugin_manager(
     is an allow-list of distributions (``""`` = none); ``TOOLSCORE_STRICT_PLUGINS=1`` makes any
     plugin failure an error; ``TOOLSCORE_TRACE_HOOKS=1`` traces hook calls to stderr.
     """
+    from toolscore.plugins.manager import ToolscorePluginManager
+
     pm = ToolscorePluginManager(
         strict=env_flag("TOOLSCORE_STRICT_PLUGINS") if strict is None else strict
     )
@@ -163,3 +173,16 @@ def reset_plugin_manager(pm: ToolscorePluginManager | None = None) -> None:
     """Replace (or drop, with ``None``) the process-wide manager; for tests and the CLI."""
     global _DEFAULT
     _DEFAULT = pm
+
+
+def __getattr__(name: str) -> Any:
+    # The manager and its records pull in pluggy and attrs: imported when first asked for.
+    if name == "ToolscorePluginManager":
+        from toolscore.plugins.manager import ToolscorePluginManager
+
+        return ToolscorePluginManager
+    if name == "PluginRecord":
+        from toolscore.plugins.records import PluginRecord
+
+        return PluginRecord
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

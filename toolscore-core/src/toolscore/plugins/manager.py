@@ -32,6 +32,7 @@ from toolscore.plugins.loading import (
     PluginEntryPoint,
     canonical_name,
     scan_group,
+    selection,
 )
 from toolscore.plugins.records import PluginRecord
 from toolscore.plugins.registry import Registry, collect
@@ -112,24 +113,24 @@ class ToolscorePluginManager(pluggy.PluginManager):
         ``allow`` holds canonical distribution names (``None`` = everything); ``blocked``
         holds entry-point or distribution names. Both apply before the plugin is imported.
         """
-        blocked_names = {canonical_name(b) for b in blocked}
+        blocked_names = frozenset(canonical_name(b) for b in blocked)
         scan = scan_group(group)
         for broken in scan.broken:
-            wanted = allow is None or canonical_name(broken.distribution) in allow
-            if wanted and canonical_name(broken.distribution) not in blocked_names:
+            dist = broken.distribution
+            if selection(dist, dist, allow=allow, blocked=blocked_names) == "load":
                 self._record_broken(broken)
         for ep in scan.entry_points:
-            dist, version = ep.distribution, ep.version
+            chosen = selection(ep.name, ep.distribution, allow=allow, blocked=blocked_names)
+            if chosen == "skipped":
+                continue
             base = PluginRecord(
                 name=ep.name,
-                distribution=dist,
-                version=version,
+                distribution=ep.distribution,
+                version=ep.version,
                 status="disabled",
                 entry_point=ep.value,
             )
-            if allow is not None and canonical_name(dist) not in allow:
-                continue
-            if canonical_name(ep.name) in blocked_names or canonical_name(dist) in blocked_names:
+            if chosen == "blocked":
                 self.set_blocked(ep.name)
                 self._records[ep.name] = base
                 continue

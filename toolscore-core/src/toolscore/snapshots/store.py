@@ -106,7 +106,7 @@ class SnapshotStore:
 
     @staticmethod
     def _parse(path: Path, text: str, name: str | None) -> Snapshot:
-        from toolscore.limits import MAX_INPUT_DEPTH, too_deep_at
+        from toolscore.limits import MAX_INPUT_DEPTH, too_deep_in_json
 
         try:
             data = json.loads(text)
@@ -118,7 +118,7 @@ class SnapshotStore:
             raise corrupt_snapshot_error(
                 path, None, f"nested deeper than {MAX_INPUT_DEPTH} levels"
             ) from None
-        where = too_deep_at(data)
+        where = too_deep_in_json(text, data)
         if where is not None:
             raise corrupt_snapshot_error(
                 path, where, f"nested deeper than {MAX_INPUT_DEPTH} levels"
