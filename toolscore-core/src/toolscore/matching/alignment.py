@@ -108,6 +108,14 @@ def align(
         trace_indexes = trace_by_tool.get(tool)
         if not trace_indexes:
             continue
+        if len(gold_indexes) == 1 and len(trace_indexes) == 1:
+            # One call on each side (most tools of a short trace): they pair, as align_group
+            # would pair them, without building its argument lists.
+            i, j = gold_indexes[0], trace_indexes[0]
+            only = expected[i].args
+            weight = count_correct(only, actual[j].args, strict=strict) if only else 0
+            found.append((i, j, weight))
+            continue
         gold_args = [expected[i].args for i in gold_indexes]
         trace_args = [actual[j].args or {} for j in trace_indexes]
         for gi, tj, weight in align_group(gold_args, trace_args, strict=strict):
