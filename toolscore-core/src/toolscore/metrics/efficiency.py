@@ -78,16 +78,19 @@ def _candidates(trace_calls: Sequence[ToolCall], repeated: set[str]) -> set[int]
     """Positions of the calls that might equal another call and so need a real signature:
     those sharing their rough key, and all calls of a tool that has calls without one.
 
-    Only calls of a tool in ``repeated`` (made more than once) can equal another call.
+    Only calls of a tool in ``repeated`` (made more than once) can equal another call, so
+    only they are keyed (in a short trace most tools are called once).
     """
     if not repeated:
         return set()
-    keys = _rough_keys(trace_calls)
+    # A call of a tool made once can equal no other call: only the others get a key.
+    positions = [p for p, call in enumerate(trace_calls) if call.tool in repeated]
+    keys = _rough_keys([trace_calls[p] for p in positions])
     counts = Counter(keys)
     unplain = {key[0] for key in counts if key[1] is None}
     return {
         position
-        for position, key in enumerate(keys)
+        for position, key in zip(positions, keys)
         if counts[key] > 1 or (unplain and key[0] in unplain)
     }
 
@@ -147,8 +150,10 @@ def calculate_redundant_call_rate(
     identical = total - len(set(signatures))
     failed = [call.is_error for call in trace_calls]
     errors = sum(failed)
-    retries = sum(
-        1 for k in range(1, total) if failed[k - 1] and signatures[k - 1] == signatures[k]
+    retries = (
+        sum(1 for k in range(1, total) if failed[k - 1] and signatures[k - 1] == signatures[k])
+        if errors
+        else 0
     )
     return {
         "redundant_count": redundant,
