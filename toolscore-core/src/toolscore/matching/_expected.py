@@ -5,7 +5,7 @@ gold written as a Python dict must score the same through ``evaluate()``. ``{"$l
 is the escape for a value that really is such an object (a MongoDB query argument).
 
 Only calls whose arguments contain a ``$`` key are rebuilt; the others pass through untouched.
-Most gold lists hold no ``$`` at all, which one C-level JSON encoding of every argument set
+Most gold lists hold no ``$`` at all, which one C-level encoding of every argument set
 shows at once (:func:`_may_hold_json_form`); only when that text has a ``"$`` is each call
 walked in Python (:func:`has_json_form`).
 """
@@ -13,6 +13,7 @@ walked in Python (:func:`has_json_form`).
 from __future__ import annotations
 
 import json.encoder
+import marshal
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -74,6 +75,14 @@ def _may_hold_json_form(args_list: list[Any]) -> bool:
     them all out in one C-level pass. A string value starting with ``$`` or a tuple only
     costs the exact walk; so does a value JSON cannot hold (a matcher, an object, a cycle).
     """
+    try:
+        # Cheaper still: marshal writes every string as its UTF-8 bytes and takes only exact
+        # built-in types, so no ``$`` byte at all means no ``$`` anywhere. A ``$`` byte may
+        # also be part of a number or a length: then the JSON text decides.
+        if b"$" not in marshal.dumps(args_list):
+            return False
+    except (ValueError, TypeError, RecursionError):  # a subclass, an object, deep nesting
+        pass
     if _TEXT_OF is None:  # pragma: no cover - other interpreters
         return True
     try:
