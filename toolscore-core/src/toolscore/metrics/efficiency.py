@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import json.encoder
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -86,7 +85,9 @@ def _candidates(trace_calls: Sequence[ToolCall], repeated: set[str]) -> set[int]
     # A call of a tool made once can equal no other call: only the others get a key.
     positions = [p for p, call in enumerate(trace_calls) if call.tool in repeated]
     keys = _rough_keys([trace_calls[p] for p in positions])
-    counts = Counter(keys)
+    counts: dict[tuple[Any, ...], int] = {}
+    for key in keys:
+        counts[key] = counts.get(key, 0) + 1
     unplain = {key[0] for key in counts if key[1] is None}
     return {
         position
@@ -95,18 +96,20 @@ def _candidates(trace_calls: Sequence[ToolCall], repeated: set[str]) -> set[int]
     }
 
 
-def _signatures(trace_calls: Sequence[ToolCall], repeated: set[str]) -> list[tuple[str, str]]:
+def _signatures(trace_calls: Sequence[ToolCall], repeated: set[str]) -> list[tuple[str, str | int]]:
     """Each call's ``(tool, arguments as sorted-key JSON)``; ``None`` and ``{}`` alike.
 
     Calls that cannot equal another call (see :func:`_candidates`) get a unique stand-in
-    instead of their JSON text.
+    instead of their JSON text: their position, an int, which no text equals.
     """
     needed = _candidates(trace_calls, repeated)
-    encode = _encoder() if needed else None
-    out: list[tuple[str, str]] = []
+    if not needed:
+        return [(call.tool, position) for position, call in enumerate(trace_calls)]
+    encode = _encoder()
+    out: list[tuple[str, str | int]] = []
     for position, call in enumerate(trace_calls):
-        if encode is None or position not in needed:
-            out.append((call.tool, f"#{position}"))  # unique: never equal to another call
+        if position not in needed:
+            out.append((call.tool, position))  # unique: never equal to another call
             continue
         args: Mapping[str, Any] = call.args or {}
         try:
