@@ -17,10 +17,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolscore._markers import hookimpl
+from toolscore.context import summarize
 from toolscore.specs import MetricSpec
 
 if TYPE_CHECKING:
-    from toolscore.context import EvaluationContext
+    from toolscore.context import CallSummary, EvaluationContext
     from toolscore.model import ToolCall
 
 _ENCODER = json.JSONEncoder(sort_keys=True, default=str)
@@ -130,6 +131,11 @@ def calculate_redundant_call_rate(
     when its tool and arguments repeat an earlier call; a retry when it repeats the failed call
     right before it. Every rate is over the number of actual calls.
     """
+    return _rates(trace_calls, summarize(gold_calls, trace_calls))
+
+
+def _rates(trace_calls: Sequence[ToolCall], summary: CallSummary) -> dict[str, int | float]:
+    """:func:`calculate_redundant_call_rate` with the tools counted in ``summary``."""
     total = len(trace_calls)
     if not total:
         return {
@@ -142,12 +148,8 @@ def calculate_redundant_call_rate(
             "error_rate": 0.0,
             "retry_after_error_count": 0,
         }
-    expected: dict[str, int] = {}
-    for call in gold_calls:
-        expected[call.tool] = expected.get(call.tool, 0) + 1
-    actual: dict[str, int] = {}
-    for call in trace_calls:
-        actual[call.tool] = actual.get(call.tool, 0) + 1
+    expected = summary.expected_counts
+    actual = summary.actual_counts
     redundant = sum(max(0, n - expected.get(tool, 0)) for tool, n in actual.items())
     signatures = _signatures(trace_calls, {tool for tool, n in actual.items() if n > 1})
     identical = total - len(set(signatures))
@@ -174,7 +176,7 @@ class EfficiencyMetrics:
     """The metric object registered for ``efficiency_metrics``."""
 
     def compute(self, context: EvaluationContext) -> dict[str, int | float]:
-        return calculate_redundant_call_rate(context.expected, context.actual)
+        return _rates(context.actual, context.summary)
 
 
 @hookimpl
