@@ -15,9 +15,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
-
-import attrs
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from toolscore.expectations.parse import is_structured
 from toolscore.extraction import calls_from_payload
@@ -196,9 +194,10 @@ def evaluate_trace(
 # -- internals ---------------------------------------------------------------------------------
 
 
-@attrs.frozen(kw_only=True)
-class _Request:
-    """What both front ends hand to :func:`_finish` once their inputs are read."""
+class _Request(NamedTuple):
+    """What both front ends hand to :func:`_finish` once their inputs are read (built by
+    keyword; a named tuple, as building a frozen attrs class of 13 fields cost more than
+    several metrics)."""
 
     pm: ToolscorePluginManager
     gold_calls: Sequence[ToolCall]

@@ -166,13 +166,41 @@ def _rating(extractor: Extractor, probe: Probe) -> float:
     return float(extractor.confidence(probe.payload))
 
 
+#: Per registry, ``(name, extractor)`` of every extractor in name order, once all were built.
+_RATERS: weakref.WeakKeyDictionary[Registry[ExtractorSpec], list[tuple[str, Extractor]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _raters(registry: Registry[ExtractorSpec]) -> list[tuple[str, Extractor]]:
+    """The extractors detection asks, in name order; an extractor whose factory fails is left
+    out (and asked again next time: the list is kept only when every factory succeeded).
+
+    Why: every in-memory payload is rated by every extractor, and looking each one up by name
+    (:func:`extractor_for`, a weak-keyed cache) cost as much as many ratings.
+    """
+    cached = _RATERS.get(registry)
+    if cached is not None:
+        return cached
+    raters: list[tuple[str, Extractor]] = []
+    complete = True
+    for name in registry.names():
+        try:
+            raters.append((name, extractor_for(registry, name)))
+        except Exception:  # a plugin's factory must never break detection
+            complete = False
+    if complete:
+        _RATERS[registry] = raters
+    return raters
+
+
 def rank_formats(payload: Any, registry: Registry[ExtractorSpec]) -> list[tuple[float, str]]:
     """Every extractor's positive confidence for ``payload``, best first (ties by name)."""
     ranked: list[tuple[float, str]] = []
     probe = Probe(payload)
-    for name in registry.names():
+    for name, extractor in _raters(registry):
         try:
-            score = _rating(extractor_for(registry, name), probe)
+            score = _rating(extractor, probe)
         except Exception:  # a plugin's rating must never break detection
             continue
         if score > 0.0:

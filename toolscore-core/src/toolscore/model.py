@@ -216,8 +216,20 @@ def call_from_dict(item: Any, index: int = 0) -> ToolCall:
 
 
 def calls_from_dicts(items: Any) -> list[ToolCall]:
-    """Convert a list of call dicts (or ToolCalls) into ToolCalls, validating each item."""
+    """Convert a list of call dicts (or ToolCalls) into ToolCalls, validating each item.
+
+    A dict with only ``tool`` (a non-empty string) and ``args``, the usual shape of both
+    expected and actual calls, is built directly: :func:`call_from_dict` would read eight
+    absent keys to reach the same call, which was most of converting such lists.
+    """
     out: list[ToolCall] = []
+    append = out.append
+    build = ToolCall.from_fields
     for index, item in enumerate(items):
-        out.append(item if isinstance(item, ToolCall) else call_from_dict(item, index))
+        if type(item) is dict and len(item) <= 2:
+            tool = item.get("tool")
+            if type(tool) is str and tool and (len(item) == 1 or "args" in item):
+                append(build(tool, item.get("args"), None, None, False, None, None, None, None, {}))
+                continue
+        append(item if isinstance(item, ToolCall) else call_from_dict(item, index))
     return out

@@ -82,8 +82,45 @@ _LANGCHAIN = frozenset({"langchain"})
 _CLAUDE_SDK = frozenset({"claude_sdk"})
 
 
+#: The keys of a plain chat message, which :func:`_plain_chat_tags` reads alone.
+_PLAIN_CHAT_KEYS = frozenset({"role", "content", "tool_calls", "tool_call_id", "name"})
+
+
+def _plain_chat_tags(message: dict[str, Any]) -> frozenset[str] | None:
+    """:func:`tags` of a dict with only the keys of a plain chat message and text content,
+    or ``None`` for any other message.
+
+    Why: saved conversations are mostly such messages and every detection tags them all. Of
+    the checks in :func:`tags` only the role, the ``tool_calls`` entries and a tool message's
+    ``tool_call_id`` can apply to them (no ``type``, ``lc``, ``model``, parts or content
+    blocks), so those are all this reads.
+    """
+    if not _PLAIN_CHAT_KEYS.issuperset(message):
+        return None
+    content = message.get("content")
+    if content is not None and type(content) is not str:
+        return None
+    out: set[str] = set()
+    role = message.get("role")
+    _role_tags(role, content, out)
+    for entry in items(message.get("tool_calls")):
+        _tool_call_tags(entry, out)
+    if role == "tool" and message.get("tool_call_id") is not None:
+        out.add("openai")
+    return frozenset(out)
+
+
 def tags(message: Any) -> frozenset[str]:
     """What a message looks like: a set of style tags (empty for non-messages)."""
+    if type(message) is dict:
+        plain = _plain_chat_tags(message)
+        if plain is not None:
+            return plain
+    return _tags(message)
+
+
+def _tags(message: Any) -> frozenset[str]:
+    """:func:`tags`, every check."""
     out: set[str] = set()
     field: Callable[[str], Any]
     if type(message) is dict:  # decoded JSON: read its keys directly
@@ -188,15 +225,41 @@ def _content_tags(field: Callable[[str], Any], content: Any, out: set[str]) -> N
             out.add("gemini")
 
 
+#: The tally's count of plain chat messages (:func:`_plain_chat_tags`), for :func:`all_plain_chat`.
+PLAIN = "_plain"
+
+
 def tally(values: Iterable[Any]) -> Counter[str]:
-    """How many messages carry each tag, plus ``"_n"`` (messages) and ``"_other"`` (non-messages)."""
-    counts: Counter[str] = Counter()
+    """How many messages carry each tag, plus ``"_n"`` (messages), ``"_other"`` (non-messages)
+    and ``"_plain"`` (plain chat messages); a count of 0 is left out.
+
+    Identical tag sets are counted together and added to the counter once each: a
+    conversation has a handful of message shapes, and ``Counter.update`` per message was
+    most of the tally's cost.
+    """
+    n = other = plain = 0
+    shapes: dict[frozenset[str], int] = {}
     for value in values:
-        counts["_n"] += 1
-        found = tags(value)
-        if not found:
-            counts["_other"] += 1
-        counts.update(found)
+        n += 1
+        found = _plain_chat_tags(value) if type(value) is dict else None
+        if found is None:
+            found = _tags(value)
+        else:
+            plain += 1
+        if found:
+            shapes[found] = shapes.get(found, 0) + 1
+        else:
+            other += 1
+    counts: Counter[str] = Counter()
+    if n:
+        counts["_n"] = n
+    if other:
+        counts["_other"] = other
+    for found, times in shapes.items():
+        for tag in found:
+            counts[tag] += times
+    if plain:
+        counts[PLAIN] = plain
     return counts
 
 
@@ -223,6 +286,17 @@ def message_tally(values: list[Any]) -> Counter[str]:
         found = memo[key] = (window, tally(window))
     counts: Counter[str] = found[1]
     return counts
+
+
+def all_plain_chat(values: list[Any]) -> bool:
+    """Whether the items a confidence check looks at are all plain chat messages (dicts with
+    only ``role``, text ``content``, ``tool_calls``, ``tool_call_id`` and ``name``).
+
+    Why: formats whose items always carry other keys (Pydantic AI's ``kind``/``part_kind``,
+    MCP's ``jsonrpc``) can rate such a list 0 from the shared tally instead of walking it.
+    """
+    window = sample(values)
+    return bool(window) and message_tally(window)[PLAIN] == len(window)
 
 
 def mostly_messages(counts: Counter[str]) -> bool:

@@ -38,6 +38,7 @@ from toolscore_providers._common import (
     sample,
     unreadable,
 )
+from toolscore_providers._shapes import all_plain_chat
 
 FORMAT = "mcp"
 
@@ -95,7 +96,7 @@ def confidence(payload: Any) -> float:
         if _is_jsonrpc(payload):
             return 1.0
     values = _messages(payload)
-    if not values:
+    if not values or all_plain_chat(values):  # plain chat messages have no "jsonrpc"
         return 0.0
     window = list(_flatten(sample(values)))
     if not window:

@@ -412,6 +412,56 @@ def _completion_fast(payload: dict[str, Any]) -> list[ToolCall] | None:
     return out
 
 
+#: What :func:`_messages_fast` reads: plain chat messages with these keys and roles only.
+_PLAIN_MESSAGE_KEYS = frozenset({"role", "content", "tool_calls", "tool_call_id", "name"})
+_PLAIN_ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
+
+
+def _messages_fast(messages: list[Any]) -> list[ToolCall] | None:
+    """Chat messages of plain dicts read in one loop; ``None`` for anything else.
+
+    Why: a saved conversation (``{"messages": [...]}``) is what trajectory matching reads
+    on both sides, and the general reader asks of every message whether it is a stream chunk,
+    a Responses item or event, a completion or an output list before reading it as one. When
+    every message is a plain dict with only the keys and roles of a chat message, none of
+    those can apply; the calls, their ``metadata["message"]`` numbers, ids and results are
+    those :class:`_Reader` finds (same :func:`_tool_call`, same first-id-wins results).
+    """
+    plain_keys = _PLAIN_MESSAGE_KEYS.issuperset
+    drafts: list[CallDraft] = []
+    by_id: dict[str, CallDraft] = {}
+    number = 0
+    for message in messages:
+        if type(message) is not dict or not plain_keys(message):
+            return None
+        role = message.get("role")
+        if type(role) is not str or role not in _PLAIN_ROLES:
+            return None
+        if role == "tool":
+            call_id = message.get("tool_call_id")
+            if call_id is None:
+                continue
+            if type(call_id) is not str:
+                return None
+            found = by_id.get(call_id)
+            if found is not None:
+                found.result = decode_json(text_of(message.get("content")))
+            continue
+        tool_calls = message.get("tool_calls")
+        if tool_calls is not None and type(tool_calls) is not list:
+            return None
+        if tool_calls:
+            for entry in tool_calls:
+                draft = _tool_call(entry)
+                if draft is not None:
+                    drafts.append(draft)
+                    if draft.id is not None:
+                        by_id.setdefault(draft.id, draft)
+                    draft.metadata["message"] = number
+        number += 1
+    return finish(drafts)
+
+
 def _id(value: Any) -> str | None:
     return str(value) if isinstance(value, int) and not isinstance(value, bool) else None
 
@@ -419,6 +469,15 @@ def _id(value: Any) -> str | None:
 def extract(payload: Any) -> list[ToolCall]:
     if type(payload) is dict and "choices" in payload and "messages" not in payload:
         fast = _completion_fast(payload)
+        if fast is not None:
+            return fast
+    if (
+        type(payload) is dict
+        and type(payload.get("messages")) is list
+        and payload.get("choices") is None
+        and payload.get("output") is None
+    ):
+        fast = _messages_fast(payload["messages"])
         if fast is not None:
             return fast
     reader = _Reader()

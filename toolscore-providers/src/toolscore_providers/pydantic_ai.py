@@ -36,6 +36,7 @@ from toolscore_providers._common import (
     text,
     unreadable,
 )
+from toolscore_providers._shapes import all_plain_chat
 
 FORMAT = "pydantic_ai"
 
@@ -85,7 +86,7 @@ def confidence(payload: Any) -> float:
     if not isinstance(payload, (dict, list, tuple)) and _all_messages(payload) is not None:
         return 0.8
     values = messages_of(payload)
-    if not values:
+    if not values or all_plain_chat(values):  # plain chat messages have no kind or part_kind
         return 0.0
     window = sample(values)
     if all(module_root(v) == "pydantic_ai" for v in window):

@@ -15,6 +15,8 @@ STRUCTURE_KEYS = frozenset({"optional", "repeat", "any_order", "one_of"})
 
 
 def _is_step(item: Any) -> bool:
+    if type(item) is dict and "tool" in item:  # a plain call: skips the abstract-class check
+        return False
     return isinstance(item, Mapping) and "tool" not in item and bool(STRUCTURE_KEYS & set(item))
 
 

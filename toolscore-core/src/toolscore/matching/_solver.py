@@ -62,6 +62,16 @@ def align_group(
         weights = [count_correct(gold[0], t, strict=strict) for t in trace]
         best = max(weights)
         return [(0, weights.index(best), best)]
+    if n_gold == 2 and n_trace == 2:
+        # Both pairings have two pairs; the heavier wins, and a tie goes to expected call 0
+        # taking actual call 0 (rule 3). Common (a tool called twice), so decided directly.
+        w00 = count_correct(gold[0], trace[0], strict=strict)
+        w11 = count_correct(gold[1], trace[1], strict=strict)
+        w01 = count_correct(gold[0], trace[1], strict=strict)
+        w10 = count_correct(gold[1], trace[0], strict=strict)
+        if w00 + w11 >= w01 + w10:
+            return [(0, 0, w00), (1, 1, w11)]
+        return [(0, 1, w01), (1, 0, w10)]
     if n_gold <= n_trace:
         diagonal = _diagonal(gold, trace, strict)
         if diagonal is not None:

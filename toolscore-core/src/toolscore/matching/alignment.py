@@ -97,16 +97,20 @@ def align(
             return Alignment((), (), 1, 1)
         weight = count_correct(gold.args, trace.args, strict=strict) if gold.args else 0
         return Alignment(((0, 0),), (weight,), 1, 1)
-    gold_by_tool: dict[str, list[int]] = {}
-    for index, call in enumerate(expected):
-        gold_by_tool.setdefault(call.tool, []).append(index)
-    trace_by_tool: dict[str, list[int]] = {}
-    for index, call in enumerate(actual):
-        trace_by_tool.setdefault(call.tool, []).append(index)
+    gold_by_tool = _by_tool(expected)
+    trace_by_tool = _by_tool(actual)
     found: list[tuple[int, int, int]] = []
     for tool, gold_indexes in gold_by_tool.items():
         trace_indexes = trace_by_tool.get(tool)
         if not trace_indexes:
+            continue
+        if len(gold_indexes) == 1 and len(trace_indexes) == 1:
+            # One call on each side (most tools of a short trace): they pair, as align_group
+            # would pair them, without building its argument lists.
+            i, j = gold_indexes[0], trace_indexes[0]
+            only = expected[i].args
+            weight = count_correct(only, actual[j].args, strict=strict) if only else 0
+            found.append((i, j, weight))
             continue
         gold_args = [expected[i].args for i in gold_indexes]
         trace_args = [actual[j].args or {} for j in trace_indexes]
@@ -114,8 +118,20 @@ def align(
             found.append((gold_indexes[gi], trace_indexes[tj], weight))
     found.sort()
     return Alignment(
-        tuple((i, j) for i, j, _ in found),
-        tuple(w for _, _, w in found),
+        tuple([(i, j) for i, j, _ in found]),
+        tuple([w for _, _, w in found]),
         len(expected),
         len(actual),
     )
+
+
+def _by_tool(calls: Sequence[ToolCall]) -> dict[str, list[int]]:
+    """The positions of the calls of each tool, in order of first appearance."""
+    groups: dict[str, list[int]] = {}
+    for index, call in enumerate(calls):
+        group = groups.get(call.tool)
+        if group is None:
+            groups[call.tool] = [index]
+        else:
+            group.append(index)
+    return groups

@@ -38,9 +38,15 @@ __all__ = [
 NO_KEY: Final = None
 
 
+#: Exact scalar types, whose equal values match under both modes.
+_SCALAR_TYPES: Final = frozenset({str, int, float, bool, type(None)})
+#: Exact types no matcher can have: values of these skip the (abstract-class) matcher check.
+_NEVER_MATCHERS: Final = frozenset({str, int, float, bool, type(None), dict, list, tuple})
+
+
 def values_match(expected: Any, actual: Any, *, strict: bool = False) -> bool:
     """Whether ``actual`` satisfies ``expected`` (see the module docstring for the rules)."""
-    if isinstance(expected, Matcher):
+    if type(expected) not in _NEVER_MATCHERS and isinstance(expected, Matcher):
         return expected.matches(actual)
     if strict:
         return _strict_match(expected, actual)
@@ -81,8 +87,14 @@ def count_correct(
     got = actual_args or {}
     correct = 0
     for key, want in expected_args.items():
-        if key in got and values_match(want, got[key], strict=strict):
-            correct += 1
+        if key in got:
+            have = got[key]
+            kind = type(want)
+            # Equal scalars of one exact type match in both modes: decided without a call.
+            if (kind is type(have) and kind in _SCALAR_TYPES and want == have) or values_match(
+                want, have, strict=strict
+            ):
+                correct += 1
     return correct
 
 

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import json
 import json.encoder
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolscore._markers import hookimpl
+from toolscore.context import summarize
 from toolscore.specs import MetricSpec
 
 if TYPE_CHECKING:
-    from toolscore.context import EvaluationContext
+    from toolscore.context import CallSummary, EvaluationContext
     from toolscore.model import ToolCall
 
 _ENCODER = json.JSONEncoder(sort_keys=True, default=str)
@@ -78,32 +78,39 @@ def _candidates(trace_calls: Sequence[ToolCall], repeated: set[str]) -> set[int]
     """Positions of the calls that might equal another call and so need a real signature:
     those sharing their rough key, and all calls of a tool that has calls without one.
 
-    Only calls of a tool in ``repeated`` (made more than once) can equal another call.
+    Only calls of a tool in ``repeated`` (made more than once) can equal another call, so
+    only they are keyed (in a short trace most tools are called once).
     """
     if not repeated:
         return set()
-    keys = _rough_keys(trace_calls)
-    counts = Counter(keys)
+    # A call of a tool made once can equal no other call: only the others get a key.
+    positions = [p for p, call in enumerate(trace_calls) if call.tool in repeated]
+    keys = _rough_keys([trace_calls[p] for p in positions])
+    counts: dict[tuple[Any, ...], int] = {}
+    for key in keys:
+        counts[key] = counts.get(key, 0) + 1
     unplain = {key[0] for key in counts if key[1] is None}
     return {
         position
-        for position, key in enumerate(keys)
+        for position, key in zip(positions, keys)
         if counts[key] > 1 or (unplain and key[0] in unplain)
     }
 
 
-def _signatures(trace_calls: Sequence[ToolCall], repeated: set[str]) -> list[tuple[str, str]]:
+def _signatures(trace_calls: Sequence[ToolCall], repeated: set[str]) -> list[tuple[str, str | int]]:
     """Each call's ``(tool, arguments as sorted-key JSON)``; ``None`` and ``{}`` alike.
 
     Calls that cannot equal another call (see :func:`_candidates`) get a unique stand-in
-    instead of their JSON text.
+    instead of their JSON text: their position, an int, which no text equals.
     """
     needed = _candidates(trace_calls, repeated)
-    encode = _encoder() if needed else None
-    out: list[tuple[str, str]] = []
+    if not needed:
+        return [(call.tool, position) for position, call in enumerate(trace_calls)]
+    encode = _encoder()
+    out: list[tuple[str, str | int]] = []
     for position, call in enumerate(trace_calls):
-        if encode is None or position not in needed:
-            out.append((call.tool, f"#{position}"))  # unique: never equal to another call
+        if position not in needed:
+            out.append((call.tool, position))  # unique: never equal to another call
             continue
         args: Mapping[str, Any] = call.args or {}
         try:
@@ -124,6 +131,11 @@ def calculate_redundant_call_rate(
     when its tool and arguments repeat an earlier call; a retry when it repeats the failed call
     right before it. Every rate is over the number of actual calls.
     """
+    return _rates(trace_calls, summarize(gold_calls, trace_calls))
+
+
+def _rates(trace_calls: Sequence[ToolCall], summary: CallSummary) -> dict[str, int | float]:
+    """:func:`calculate_redundant_call_rate` with the tools counted in ``summary``."""
     total = len(trace_calls)
     if not total:
         return {
@@ -136,19 +148,17 @@ def calculate_redundant_call_rate(
             "error_rate": 0.0,
             "retry_after_error_count": 0,
         }
-    expected: dict[str, int] = {}
-    for call in gold_calls:
-        expected[call.tool] = expected.get(call.tool, 0) + 1
-    actual: dict[str, int] = {}
-    for call in trace_calls:
-        actual[call.tool] = actual.get(call.tool, 0) + 1
+    expected = summary.expected_counts
+    actual = summary.actual_counts
     redundant = sum(max(0, n - expected.get(tool, 0)) for tool, n in actual.items())
     signatures = _signatures(trace_calls, {tool for tool, n in actual.items() if n > 1})
     identical = total - len(set(signatures))
     failed = [call.is_error for call in trace_calls]
     errors = sum(failed)
-    retries = sum(
-        1 for k in range(1, total) if failed[k - 1] and signatures[k - 1] == signatures[k]
+    retries = (
+        sum(1 for k in range(1, total) if failed[k - 1] and signatures[k - 1] == signatures[k])
+        if errors
+        else 0
     )
     return {
         "redundant_count": redundant,
@@ -166,7 +176,7 @@ class EfficiencyMetrics:
     """The metric object registered for ``efficiency_metrics``."""
 
     def compute(self, context: EvaluationContext) -> dict[str, int | float]:
-        return calculate_redundant_call_rate(context.expected, context.actual)
+        return _rates(context.actual, context.summary)
 
 
 @hookimpl

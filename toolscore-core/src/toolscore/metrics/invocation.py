@@ -9,10 +9,11 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from toolscore._markers import hookimpl
+from toolscore.context import summarize
 from toolscore.specs import MetricSpec
 
 if TYPE_CHECKING:
-    from toolscore.context import EvaluationContext
+    from toolscore.context import CallSummary, EvaluationContext
     from toolscore.model import ToolCall
 
 
@@ -24,12 +25,17 @@ def calculate_invocation_accuracy(
     ``(shared - 0.5 * (missing + unexpected)) / expected`` over the sets of tool names, clamped
     to [0, 1]; 1.0 when both sides are empty, 0.0 when only one is.
     """
-    if not gold_calls and not trace_calls:
+    return _accuracy(summarize(gold_calls, trace_calls))
+
+
+def _accuracy(summary: CallSummary) -> float:
+    """:func:`calculate_invocation_accuracy` from the evaluation's shared summary."""
+    if not summary.expected_tools and not summary.actual_tools:
         return 1.0
-    if not gold_calls or not trace_calls:
+    if not summary.expected_tools or not summary.actual_tools:
         return 0.0
-    expected = {call.tool for call in gold_calls}
-    called = {call.tool for call in trace_calls}
+    expected = summary.expected_counts.keys()
+    called = summary.actual_counts.keys()
     penalty = len(called - expected) + len(expected - called)
     accuracy = max(0.0, (len(expected & called) - penalty * 0.5) / len(expected))
     return min(1.0, accuracy)
@@ -39,7 +45,7 @@ class InvocationAccuracy:
     """The metric object registered for ``invocation_accuracy``."""
 
     def compute(self, context: EvaluationContext) -> float:
-        return calculate_invocation_accuracy(context.expected, context.actual)
+        return _accuracy(context.summary)
 
 
 @hookimpl

@@ -11,10 +11,11 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from toolscore._markers import hookimpl
+from toolscore.context import summarize
 from toolscore.specs import MetricSpec
 
 if TYPE_CHECKING:
-    from toolscore.context import EvaluationContext
+    from toolscore.context import CallSummary, EvaluationContext
     from toolscore.model import ToolCall
 
 
@@ -22,23 +23,23 @@ def calculate_required_call_recall(
     gold_calls: Sequence[ToolCall], trace_calls: Sequence[ToolCall]
 ) -> float | None:
     """Σ min(expected count, non-failed actual count) per tool / #expected."""
-    if not gold_calls:
+    return _recall(summarize(gold_calls, trace_calls))
+
+
+def _recall(summary: CallSummary) -> float | None:
+    """:func:`calculate_required_call_recall` from the evaluation's shared summary."""
+    if not summary.expected_tools:
         return None
-    needed: dict[str, int] = {}
-    for call in gold_calls:
-        needed[call.tool] = needed.get(call.tool, 0) + 1
-    made: dict[str, int] = {}
-    for call in trace_calls:
-        if not call.is_error:
-            made[call.tool] = made.get(call.tool, 0) + 1
-    return sum(min(n, made.get(tool, 0)) for tool, n in needed.items()) / len(gold_calls)
+    made = summary.made_counts
+    completed = sum(min(n, made.get(tool, 0)) for tool, n in summary.expected_counts.items())
+    return completed / len(summary.expected_tools)
 
 
 class RequiredCallRecall:
     """The metric object registered for ``required_call_recall``."""
 
     def compute(self, context: EvaluationContext) -> float | None:
-        return calculate_required_call_recall(context.expected, context.actual)
+        return _recall(context.summary)
 
 
 @hookimpl

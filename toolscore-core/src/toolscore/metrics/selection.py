@@ -10,10 +10,11 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from toolscore._markers import hookimpl
+from toolscore.context import summarize
 from toolscore.specs import MetricSpec
 
 if TYPE_CHECKING:
-    from toolscore.context import EvaluationContext
+    from toolscore.context import CallSummary, EvaluationContext
     from toolscore.model import ToolCall
 
 
@@ -21,19 +22,25 @@ def calculate_selection_accuracy(
     gold_calls: Sequence[ToolCall], trace_calls: Sequence[ToolCall]
 ) -> float:
     """Actual calls to an expected tool / all actual calls."""
-    if not trace_calls:
-        return 0.0 if gold_calls else 1.0
-    if not gold_calls:
+    return _accuracy(summarize(gold_calls, trace_calls))
+
+
+def _accuracy(summary: CallSummary) -> float:
+    """:func:`calculate_selection_accuracy` from the evaluation's shared summary."""
+    if not summary.actual_tools:
+        return 0.0 if summary.expected_tools else 1.0
+    if not summary.expected_tools:
         return 0.0
-    names = {call.tool for call in gold_calls}
-    return sum(1 for call in trace_calls if call.tool in names) / len(trace_calls)
+    names = summary.expected_counts
+    selected = sum(n for tool, n in summary.actual_counts.items() if tool in names)
+    return selected / len(summary.actual_tools)
 
 
 class SelectionAccuracy:
     """The metric object registered for ``selection_accuracy``."""
 
     def compute(self, context: EvaluationContext) -> float:
-        return calculate_selection_accuracy(context.expected, context.actual)
+        return _accuracy(context.summary)
 
 
 @hookimpl

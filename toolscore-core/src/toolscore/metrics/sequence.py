@@ -70,8 +70,13 @@ def calculate_edit_distance(
     The Levenshtein distance between the two sequences of tool names, divided by the longer
     length (at least 1); the accuracy is one minus that.
     """
-    distance = levenshtein([c.tool for c in gold_calls], [c.tool for c in trace_calls])
-    normalized = distance / max(len(gold_calls), len(trace_calls), 1)
+    return _distances([c.tool for c in gold_calls], [c.tool for c in trace_calls])
+
+
+def _distances(expected: list[str], actual: list[str]) -> dict[str, float]:
+    """:func:`calculate_edit_distance` from the two lists of tool names."""
+    distance = levenshtein(expected, actual)
+    normalized = distance / max(len(expected), len(actual), 1)
     return {
         "edit_distance": float(distance),
         "normalized_distance": normalized,
@@ -83,7 +88,8 @@ class SequenceMetrics:
     """The metric object registered for ``sequence_metrics``."""
 
     def compute(self, context: EvaluationContext) -> dict[str, float]:
-        return calculate_edit_distance(context.expected, context.actual)
+        summary = context.summary
+        return _distances(summary.expected_tools, summary.actual_tools)
 
 
 @hookimpl

@@ -9,10 +9,11 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolscore._markers import hookimpl
+from toolscore.context import summarize
 from toolscore.specs import MetricSpec
 
 if TYPE_CHECKING:
-    from toolscore.context import EvaluationContext
+    from toolscore.context import CallSummary, EvaluationContext
     from toolscore.model import ToolCall
 
 
@@ -23,6 +24,8 @@ def calculate_tool_correctness(
 
     ``strict_order=True`` counts positional name matches instead (never used by evaluate).
     """
+    if not strict_order:
+        return _correctness(summarize(gold_calls, trace_calls))
     called = {call.tool for call in trace_calls}
     if not gold_calls:
         return {
@@ -35,20 +38,35 @@ def calculate_tool_correctness(
             "total_expected": 0,
         }
     expected = {call.tool for call in gold_calls}
-    if strict_order:
-        expected_sequence = [call.tool for call in gold_calls]
-        called_sequence = [call.tool for call in trace_calls]
-        correct = sum(1 for e, c in zip(expected_sequence, called_sequence) if e == c)
+    expected_sequence = [call.tool for call in gold_calls]
+    called_sequence = [call.tool for call in trace_calls]
+    correct = sum(1 for e, c in zip(expected_sequence, called_sequence) if e == c)
+    return {
+        "tool_correctness": correct / len(expected_sequence),
+        "expected_tools": sorted(expected),
+        "called_tools": sorted(called),
+        "expected_sequence": expected_sequence,
+        "called_sequence": called_sequence,
+        "correct_count": correct,
+        "total_expected": len(expected_sequence),
+        "strict_order": True,
+    }
+
+
+def _correctness(summary: CallSummary) -> dict[str, Any]:
+    """:func:`calculate_tool_correctness` (set based) from the evaluation's shared summary."""
+    called = set(summary.actual_counts)
+    if not summary.expected_tools:
         return {
-            "tool_correctness": correct / len(expected_sequence),
-            "expected_tools": sorted(expected),
+            "tool_correctness": 0.0 if summary.actual_tools else 1.0,
+            "expected_tools": [],
             "called_tools": sorted(called),
-            "expected_sequence": expected_sequence,
-            "called_sequence": called_sequence,
-            "correct_count": correct,
-            "total_expected": len(expected_sequence),
-            "strict_order": True,
+            "missing_tools": [],
+            "extra_tools": sorted(called),
+            "correct_count": 0,
+            "total_expected": 0,
         }
+    expected = set(summary.expected_counts)
     both = expected & called
     return {
         "tool_correctness": len(both) / len(expected),
@@ -100,7 +118,7 @@ class ToolCorrectness:
     """The metric object registered for ``tool_correctness_metrics``."""
 
     def compute(self, context: EvaluationContext) -> dict[str, Any]:
-        return calculate_tool_correctness(context.expected, context.actual)
+        return _correctness(context.summary)
 
 
 @hookimpl

@@ -21,15 +21,6 @@ if TYPE_CHECKING:
 _EMPTY: Mapping[str, Any] = {}
 
 
-def _step_matches(gold: ToolCall, trace: ToolCall) -> bool:
-    if gold.tool != trace.tool:
-        return False
-    if gold.args is None:
-        return True
-    got = trace.args or _EMPTY
-    return all(key in got and want == got[key] for key, want in gold.args.items())
-
-
 def calculate_trajectory_accuracy(
     gold_calls: Sequence[ToolCall], trace_calls: Sequence[ToolCall]
 ) -> dict[str, Any]:
@@ -89,18 +80,28 @@ def _step_details(
     """One record per step (position by position, then the steps only one side has) and
     the number of steps that match."""
     details: list[dict[str, Any]] = []
+    append = details.append
     correct = 0
     for n, (gold, trace) in enumerate(zip(gold_calls, trace_calls), 1):
-        matches = _step_matches(gold, trace)
+        # Same tool, and every expected argument present and ``==`` (the module docstring).
+        want_args, got_args = gold.args, trace.args
+        matches = gold.tool == trace.tool
+        if matches and want_args is not None:
+            got = got_args or _EMPTY
+            for key, want in want_args.items():
+                # ``not ==``, as all() read it before: a value's own ``!=`` may disagree.
+                if key not in got or not want == got[key]:  # noqa: SIM201
+                    matches = False
+                    break
         correct += matches
-        details.append(
+        append(
             {
                 "step": n,
                 "expected_tool": gold.tool,
                 "actual_tool": trace.tool,
                 "matches": matches,
-                "expected_args": gold.args or {},
-                "actual_args": trace.args or {},
+                "expected_args": want_args or {},
+                "actual_args": got_args or {},
             }
         )
     n_gold, n_trace = len(gold_calls), len(trace_calls)
