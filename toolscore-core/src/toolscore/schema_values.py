@@ -32,6 +32,7 @@ _D = TypeVar("_D")
 __all__ = [
     "DESCRIPTION_EXAMPLE",
     "FORMAT_VALUES",
+    "JSON_TYPE_CHECKS",
     "KEYWORD_VALUES",
     "boolean_value",
     "described_string",
@@ -191,3 +192,15 @@ def object_fields(
             break
         fields[str(key)] = make(str(key), sub)
     return fields
+
+
+#: Whether a Python value is of a JSON Schema type, by type name (booleans are no numbers).
+JSON_TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "array": lambda v: isinstance(v, list),
+    "object": lambda v: isinstance(v, dict),
+    "null": lambda v: v is None,
+}

@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolscore.schema_values import JSON_TYPE_CHECKS
+
 if TYPE_CHECKING:
     from toolscore.model import ToolCall
 
@@ -212,16 +214,6 @@ def default_side_effect_validators() -> dict[str, Validator]:
 
 # -- argument schemas --------------------------------------------------------------------------
 
-_TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
-    "string": lambda v: isinstance(v, str),
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-    "boolean": lambda v: isinstance(v, bool),
-    "array": lambda v: isinstance(v, list),
-    "object": lambda v: isinstance(v, dict),
-    "null": lambda v: v is None,
-}
-
 
 def _matches_start(pattern: Any, value: str) -> bool:
     """``re.match(pattern, value)``, time-bounded: the pattern comes from the gold file."""
@@ -235,7 +227,7 @@ def _matches_start(pattern: Any, value: str) -> bool:
 def _value_errors(value: Any, rules: Mapping[str, Any], name: str) -> list[str]:
     errors: list[str] = []
     kind = rules.get("type")
-    check = _TYPE_CHECKS.get(kind) if isinstance(kind, str) else None
+    check = JSON_TYPE_CHECKS.get(kind) if isinstance(kind, str) else None
     if kind and check is not None and not check(value):
         return [f"Argument '{name}' has wrong type: expected {kind}, got {type(value).__name__}"]
     if "enum" in rules and value not in rules["enum"]:

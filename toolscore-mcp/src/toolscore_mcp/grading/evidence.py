@@ -357,18 +357,25 @@ def _error_path(probe: _Probe, answer: ScenarioResult) -> list[ScenarioResult]:
         return []
     names = ", ".join(repr(name) for name in probe.replaced)
     return [
-        attrs.evolve(
+        _misreported(
+            probe,
             answer,
-            scenario=attrs.evolve(probe.scenario, kind="edge"),
-            ok=False,
-            verdict="fail",
-            finding="error-as-success",
-            detail=excerpt(
-                f"error reported as success: with {names} naming nothing it answered, "
-                f"without isError: {answer_text(theirs)}"
-            ),
+            f"with {names} naming nothing it answered, without isError: {answer_text(theirs)}",
         )
     ]
+
+
+def _misreported(probe: _Probe, answer: ScenarioResult, what: str) -> ScenarioResult:
+    """A probe's answer as the finding it is: a failed edge case, an error reported as
+    success."""
+    return attrs.evolve(
+        answer,
+        scenario=attrs.evolve(probe.scenario, kind="edge"),
+        ok=False,
+        verdict="fail",
+        finding="error-as-success",
+        detail=excerpt(f"error reported as success: {what}"),
+    )
 
 
 def _first_passes(results: Sequence[ScenarioResult]) -> list[tuple[int, ScenarioResult]]:
@@ -454,16 +461,11 @@ def _judge_contrast(
     extra: list[ScenarioResult] = []
     if probe.naming and not _reads_as_failure(theirs):
         extra.append(
-            attrs.evolve(
+            _misreported(
+                probe,
                 answer,
-                scenario=attrs.evolve(probe.scenario, kind="edge"),
-                ok=False,
-                verdict="fail",
-                finding="error-as-success",
-                detail=excerpt(
-                    f"error reported as success: a {names} that does not exist got an answer "
-                    f"without isError, the same as a real one: {their_text}"
-                ),
+                f"a {names} that does not exist got an answer without isError, the same as a "
+                f"real one: {their_text}",
             )
         )
     return _unverified(result, reason), extra

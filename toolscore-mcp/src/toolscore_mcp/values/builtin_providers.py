@@ -256,19 +256,10 @@ def _nested_meaning(
 
 def _fits(value: Any, schema: Mapping[str, Any]) -> bool:
     """Does ``value`` have the JSON type the schema asks for (enough for a nested field)?"""
-    from toolscore.schema_values import primary_schema_type
+    from toolscore.schema_values import JSON_TYPE_CHECKS, primary_schema_type
 
-    kind = primary_schema_type(schema)
-    checks: dict[str, Any] = {
-        "string": lambda v: isinstance(v, str),
-        "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-        "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-        "boolean": lambda v: isinstance(v, bool),
-        "array": lambda v: isinstance(v, list),
-        "object": lambda v: isinstance(v, dict),
-    }
-    check = checks.get(kind)
-    return check is None or bool(check(value))
+    check = JSON_TYPE_CHECKS.get(primary_schema_type(schema))
+    return check is None or check(value)
 
 
 def builtin_value_providers() -> list[ValueProviderSpec]:
