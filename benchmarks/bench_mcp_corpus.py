@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -68,7 +69,15 @@ def install(directory: Path) -> str:
 def timed(argv: Sequence[str], env: dict[str, str]) -> tuple[float, float]:
     """Wall seconds and peak RSS (MiB) of one run, capped at :data:`RUN_CAP_SECONDS`."""
     start = time.perf_counter()
-    process = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # Its own session: a server that signals its process group (a kill tool sent pid 0 by the
+    # reference) ends that run, never this benchmark.
+    process = subprocess.Popen(
+        argv,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     deadline = start + RUN_CAP_SECONDS
     while True:
         pid, status, usage = os.wait4(process.pid, os.WNOHANG)
@@ -76,7 +85,7 @@ def timed(argv: Sequence[str], env: dict[str, str]) -> tuple[float, float]:
             process.returncode = os.waitstatus_to_exitcode(status)
             break
         if time.perf_counter() > deadline:
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL)
             _, _, usage = os.wait4(process.pid, 0)
             break
         time.sleep(0.02)
