@@ -3,6 +3,7 @@ calls or an :class:`InputError`, from every extractor; never any other exception
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -270,3 +271,56 @@ def test_a_dict_without_the_detection_keys_rates_zero(name: str, data: Any) -> N
         st.dictionaries(st.sampled_from(others) | st.text(max_size=4), values, max_size=8)
     )
     assert extractor.confidence(payload) == 0.0
+
+
+_plain_messages = st.fixed_dictionaries(
+    {},
+    optional={
+        "role": st.sampled_from(["user", "assistant", "tool", "system", "developer", "model", "ai"])
+        | scalars,
+        "content": st.none() | st.text(max_size=3) | st.just([{"type": "text"}]),
+        "tool_calls": st.none()
+        | st.lists(
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "function": st.none() | st.just({"name": "f"}),
+                    "custom": st.none() | st.just({}),
+                    "name": st.none() | st.just("n"),
+                    "args": st.none() | st.just({}),
+                    "type": st.sampled_from(["tool_call", "function"]),
+                },
+            )
+            | scalars,
+            max_size=3,
+        )
+        | scalars,
+        "tool_call_id": st.none() | st.just("c1") | st.just(0),
+        "name": st.none() | st.just("n"),
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(message=_plain_messages)
+def test_plain_chat_messages_are_tagged_as_every_check_tags_them(message: dict[str, Any]) -> None:
+    """The shortcut for plain chat messages (tags by shape, remembered) gives the tags the
+    full check gives, the first time and when the shape was seen before."""
+    from toolscore_providers import _shapes
+
+    full = _shapes._tags(message)
+    assert _shapes.tags(message) == full
+    assert _shapes.tags(dict(message)) == full
+
+
+def test_every_plain_chat_shape_is_tagged_as_every_check_tags_it() -> None:
+    """Each combination of role, content, calls and call id, in turn: a shape seen before
+    never lends its tags to a message whose tags differ."""
+    from toolscore_providers import _shapes
+
+    roles = ["user", "assistant", "tool", "system", "developer", "function", "model", "ai", "x"]
+    contents: list[Any] = [None, "", "text"]
+    calls: list[Any] = [None, [], [{"function": {"name": "f"}}], [{"name": "n", "args": {}}]]
+    for role, content, made, call_id in itertools.product(roles, contents, calls, [None, "c"]):
+        message = {"role": role, "content": content, "tool_calls": made, "tool_call_id": call_id}
+        assert _shapes.tags(message) == _shapes._tags(message), message

@@ -93,15 +93,43 @@ def _plain_chat_tags(message: dict[str, Any]) -> frozenset[str] | None:
     Why: saved conversations are mostly such messages and every detection tags them all. Of
     the checks in :func:`tags` only the role, the ``tool_calls`` entries and a tool message's
     ``tool_call_id`` can apply to them (no ``type``, ``lc``, ``model``, parts or content
-    blocks), so those are all this reads.
+    blocks), so those are all this reads. A message whose role is a string and whose calls
+    are all OpenAI function entries is tagged by its shape alone, and a shape once.
     """
     if not _PLAIN_CHAT_KEYS.issuperset(message):
         return None
     content = message.get("content")
     if content is not None and type(content) is not str:
         return None
-    out: set[str] = set()
     role = message.get("role")
+    calls = message.get("tool_calls")
+    if type(role) is str and (calls is None or type(calls) is list):
+        makes = False
+        if calls:
+            for entry in calls:
+                if type(entry) is not dict or entry.get("function") is None:
+                    return _plain_chat_compute(message, role, content)
+            makes = True
+        shape = (role, content is None, makes, message.get("tool_call_id") is not None)
+        found = _PLAIN_SHAPES.get(shape)
+        if found is None:
+            found = _plain_chat_compute(message, role, content)
+            if len(_PLAIN_SHAPES) < _SHAPES_KEPT:
+                _PLAIN_SHAPES[shape] = found
+        return found
+    return _plain_chat_compute(message, role, content)
+
+
+#: Tags of plain chat messages by shape (role, no text, makes OpenAI calls, has a call id):
+#: a conversation has a handful of shapes.
+_PLAIN_SHAPES: dict[tuple[str, bool, bool, bool], frozenset[str]] = {}
+#: At most this many shapes are kept (roles are whatever strings payloads hold).
+_SHAPES_KEPT = 256
+
+
+def _plain_chat_compute(message: dict[str, Any], role: Any, content: Any) -> frozenset[str]:
+    """:func:`_plain_chat_tags`, every check."""
+    out: set[str] = set()
     _role_tags(role, content, out)
     for entry in items(message.get("tool_calls")):
         _tool_call_tags(entry, out)
