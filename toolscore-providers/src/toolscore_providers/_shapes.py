@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from functools import partial
+from operator import is_
 from typing import Any
 
 from toolscore_providers._common import class_name, get, has, is_list, items, module_root, sample
@@ -302,18 +303,30 @@ def message_tally(values: list[Any]) -> Counter[str]:
     Within one detection every format asks for the tally of the same messages; the first
     computes it and the others read it from the detection's memo. The key is the identity of
     each item, and the entry keeps the items alive, so no other list can take their ids while
-    the memo lives.
+    the memo lives. The entry asked for last is compared first, item by item (identity,
+    without building the key): the formats of one detection mostly ask for the same list.
     """
     window = sample(values)
     memo = MEMO.get()
     if memo is None:
         return tally(window)
+    last = memo.get(_LAST)
+    if last is not None:
+        seen = last[0]
+        if seen is window or (len(seen) == len(window) and all(map(is_, seen, window))):
+            recent: Counter[str] = last[1]
+            return recent
     key = ("tally", *map(id, window))
     found = memo.get(key)
     if found is None:
         found = memo[key] = (window, tally(window))
+    memo[_LAST] = found
     counts: Counter[str] = found[1]
     return counts
+
+
+#: The memo key of the tally asked for last.
+_LAST = ("tally", "last")
 
 
 def all_plain_chat(values: list[Any]) -> bool:
