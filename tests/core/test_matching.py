@@ -415,3 +415,36 @@ def test_expect_modes() -> None:
     toolscore.expect(trace[::2]).calls("a").calls("b").in_any_order().with_score(1.0).run()
     with pytest.raises(ValueError, match="unknown match mode"):
         toolscore.expect(trace).matching(mode="nope")
+
+
+# -- pairing by keys under the exact policy -----------------------------------------------------
+
+_KEYED_VALUES = [1, 1.0, True, 2, "p", " p", None, [1], [1.0], {"n": 1}, {"n": True}, ("p",)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.booleans(),
+    st.lists(st.dictionaries(st.sampled_from("xy"), st.sampled_from(_KEYED_VALUES)), max_size=6),
+    st.lists(st.dictionaries(st.sampled_from("xy"), st.sampled_from(_KEYED_VALUES)), max_size=6),
+)
+def test_pairs_by_key_are_the_pairs_of_the_flow(
+    strict: bool, gold: list[dict[str, Any]], trace: list[dict[str, Any]]
+) -> None:
+    """Matching by canonical keys (plain values, exact policy) reports the very pairs the
+    maximum flow reports, lenient duplicates (1, 1.0, True; "p", " p") included."""
+    from toolscore.matching._keyed import pair_by_key
+    from toolscore.matching._pairing import pair_by_flow
+    from toolscore.matching.policies import ArgsRule
+    from toolscore.matching.values import key_function
+    from toolscore.model import ToolCall
+
+    expected = [(i, ToolCall(tool="t", args=a)) for i, a in enumerate(gold)]
+    actual = [(j, ToolCall(tool="t", args=a)) for j, a in enumerate(trace)]
+    rule, keyf = ArgsRule("exact"), key_function(strict)
+    keyed = pair_by_key(expected, actual, rule, keyf, strict=strict)
+    flow = pair_by_flow(expected, actual, rule, keyf, strict=strict)
+    if keyed is None:  # left to the flow: lenient duplicates on both sides
+        assert not strict
+    else:
+        assert keyed == flow

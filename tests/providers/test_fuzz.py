@@ -3,13 +3,15 @@ calls or an :class:`InputError`, from every extractor; never any other exception
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from providers_support import EXTRACTORS, FIXTURES, load_fixture
+from providers_support import ALL, EXTRACTORS, FIXTURES, load_fixture
+from toolscore.builtin.capture_format import CaptureExtractor
 from toolscore.errors import InputError
 from toolscore.extraction import Probe
 from toolscore.model import ToolCall
@@ -236,3 +238,89 @@ def test_a_shared_probe_rates_as_confidence_does(payload: Any) -> None:
 @pytest.mark.parametrize("fixture", sorted(p.name for p in FIXTURES.glob("*.json")))
 def test_a_shared_probe_rates_every_fixture_as_confidence_does(fixture: str) -> None:
     _rated_together(load_fixture(fixture))
+
+
+_DETECTORS = {**ALL, "capture": CaptureExtractor()}
+#: Every top-level key some format reads, and the fuzz keys.
+_TOP_KEYS = sorted({*KEYS, *(k for e in _DETECTORS.values() for k in e.detection_keys)})
+
+
+_TOP_VALUES = [*VALUES, None, True, 1, [], {}, [{}], [{"type": "tool_use"}], {"parts": []}]
+
+
+@pytest.mark.parametrize("name", sorted(_DETECTORS))
+def test_a_one_key_dict_without_the_detection_keys_rates_zero(name: str) -> None:
+    """Every other key, with every value the fuzz knows: confidence 0.0."""
+    extractor = _DETECTORS[name]
+    for key in _TOP_KEYS:
+        if key not in extractor.detection_keys:
+            for value in _TOP_VALUES:
+                assert extractor.confidence({key: value}) == 0.0, (key, value)
+
+
+@pytest.mark.parametrize("name", sorted(_DETECTORS))
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_dict_without_the_detection_keys_rates_zero(name: str, data: Any) -> None:
+    """Detection skips a format for a plain dict that has none of its ``detection_keys``:
+    its confidence there is 0.0 whatever the dict holds."""
+    extractor = _DETECTORS[name]
+    others = [k for k in _TOP_KEYS if k not in extractor.detection_keys]
+    values = st.sampled_from(_TOP_VALUES) | json_values
+    payload = data.draw(
+        st.dictionaries(st.sampled_from(others) | st.text(max_size=4), values, max_size=8)
+    )
+    assert extractor.confidence(payload) == 0.0
+
+
+_plain_messages = st.fixed_dictionaries(
+    {},
+    optional={
+        "role": st.sampled_from(["user", "assistant", "tool", "system", "developer", "model", "ai"])
+        | scalars,
+        "content": st.none() | st.text(max_size=3) | st.just([{"type": "text"}]),
+        "tool_calls": st.none()
+        | st.lists(
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "function": st.none() | st.just({"name": "f"}),
+                    "custom": st.none() | st.just({}),
+                    "name": st.none() | st.just("n"),
+                    "args": st.none() | st.just({}),
+                    "type": st.sampled_from(["tool_call", "function"]),
+                },
+            )
+            | scalars,
+            max_size=3,
+        )
+        | scalars,
+        "tool_call_id": st.none() | st.just("c1") | st.just(0),
+        "name": st.none() | st.just("n"),
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(message=_plain_messages)
+def test_plain_chat_messages_are_tagged_as_every_check_tags_them(message: dict[str, Any]) -> None:
+    """The shortcut for plain chat messages (tags by shape, remembered) gives the tags the
+    full check gives, the first time and when the shape was seen before."""
+    from toolscore_providers import _shapes
+
+    full = _shapes._tags(message)
+    assert _shapes.tags(message) == full
+    assert _shapes.tags(dict(message)) == full
+
+
+def test_every_plain_chat_shape_is_tagged_as_every_check_tags_it() -> None:
+    """Each combination of role, content, calls and call id, in turn: a shape seen before
+    never lends its tags to a message whose tags differ."""
+    from toolscore_providers import _shapes
+
+    roles = ["user", "assistant", "tool", "system", "developer", "function", "model", "ai", "x"]
+    contents: list[Any] = [None, "", "text"]
+    calls: list[Any] = [None, [], [{"function": {"name": "f"}}], [{"name": "n", "args": {}}]]
+    for role, content, made, call_id in itertools.product(roles, contents, calls, [None, "c"]):
+        message = {"role": role, "content": content, "tool_calls": made, "tool_call_id": call_id}
+        assert _shapes.tags(message) == _shapes._tags(message), message

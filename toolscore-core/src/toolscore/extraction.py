@@ -166,15 +166,27 @@ def _rating(extractor: Extractor, probe: Probe) -> float:
     return float(extractor.confidence(probe.payload))
 
 
-#: Per registry, ``(name, extractor)`` of every extractor in name order, once all were built.
-_RATERS: weakref.WeakKeyDictionary[Registry[ExtractorSpec], list[tuple[str, Extractor]]] = (
-    weakref.WeakKeyDictionary()
-)
+#: Per registry, ``(name, extractor, detection keys)`` of every extractor in name order, once
+#: all were built.
+_RATERS: weakref.WeakKeyDictionary[
+    Registry[ExtractorSpec], list[tuple[str, Extractor, frozenset[str] | None]]
+] = weakref.WeakKeyDictionary()
 
 
-def _raters(registry: Registry[ExtractorSpec]) -> list[tuple[str, Extractor]]:
-    """The extractors detection asks, in name order; an extractor whose factory fails is left
-    out (and asked again next time: the list is kept only when every factory succeeded).
+def _detection_keys(extractor: Extractor) -> frozenset[str] | None:
+    """The extractor's ``detection_keys`` (see :class:`toolscore.protocols.Extractor`), if any."""
+    keys = getattr(extractor, "detection_keys", None)
+    if keys is None:
+        return None
+    return frozenset(keys)
+
+
+def _raters(
+    registry: Registry[ExtractorSpec],
+) -> list[tuple[str, Extractor, frozenset[str] | None]]:
+    """The extractors detection asks, in name order, each with its detection keys; an
+    extractor whose factory fails is left out (and asked again next time: the list is kept
+    only when every factory succeeded).
 
     Why: every in-memory payload is rated by every extractor, and looking each one up by name
     (:func:`extractor_for`, a weak-keyed cache) cost as much as many ratings.
@@ -182,11 +194,12 @@ def _raters(registry: Registry[ExtractorSpec]) -> list[tuple[str, Extractor]]:
     cached = _RATERS.get(registry)
     if cached is not None:
         return cached
-    raters: list[tuple[str, Extractor]] = []
+    raters: list[tuple[str, Extractor, frozenset[str] | None]] = []
     complete = True
     for name in registry.names():
         try:
-            raters.append((name, extractor_for(registry, name)))
+            extractor = extractor_for(registry, name)
+            raters.append((name, extractor, _detection_keys(extractor)))
         except Exception:  # a plugin's factory must never break detection
             complete = False
     if complete:
@@ -195,10 +208,18 @@ def _raters(registry: Registry[ExtractorSpec]) -> list[tuple[str, Extractor]]:
 
 
 def rank_formats(payload: Any, registry: Registry[ExtractorSpec]) -> list[tuple[float, str]]:
-    """Every extractor's positive confidence for ``payload``, best first (ties by name)."""
+    """Every extractor's positive confidence for ``payload``, best first (ties by name).
+
+    A plain dict that has none of an extractor's ``detection_keys`` is rated 0.0 without
+    asking it: a JSON object is read by a handful of formats, and asking every one of them
+    cost more than the extraction itself.
+    """
     ranked: list[tuple[float, str]] = []
     probe = Probe(payload)
-    for name, extractor in _raters(registry):
+    keyed = type(payload) is dict
+    for name, extractor, keys in _raters(registry):
+        if keyed and keys is not None and keys.isdisjoint(payload):
+            continue
         try:
             score = _rating(extractor, probe)
         except Exception:  # a plugin's rating must never break detection

@@ -35,6 +35,9 @@ class Extractor(Protocol):
         Optionally, an extractor also defines ``rate(probe)``: the same rating, given a
         :class:`toolscore.extraction.Probe` whose ``memo`` every extractor of one detection
         shares. Detection calls ``rate`` when it exists, ``confidence`` otherwise.
+
+        Optionally too, ``detection_keys``: the top-level keys ``confidence`` reads in a plain
+        ``dict``. A dict with none of them must rate 0.0; detection then does not ask.
         """
         ...
 

@@ -26,6 +26,7 @@ class FormatModule(Protocol):
     """What a format module defines."""
 
     FORMAT: str
+    DETECTION_KEYS: frozenset[str]
 
     def confidence(self, payload: Any) -> float: ...
 
@@ -35,10 +36,11 @@ class FormatModule(Protocol):
 class FormatAdapter:
     """A format module as a toolscore extractor."""
 
-    __slots__ = ("confidence", "extract", "name")
+    __slots__ = ("confidence", "detection_keys", "extract", "name")
 
     def __init__(self, module: FormatModule) -> None:
         self.name: str = module.FORMAT
+        self.detection_keys: frozenset[str] = module.DETECTION_KEYS
         self.confidence: Callable[[Any], float] = module.confidence
         self.extract: Callable[[Any], list[ToolCall]] = located(module.extract)
 

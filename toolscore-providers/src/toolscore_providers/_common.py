@@ -323,6 +323,12 @@ def decode_json(value: Any) -> Any:
     """A JSON-string value decoded when possible (tool results often are), else unchanged."""
     if isinstance(value, str) and value[:1] in ("{", "[", '"'):
         try:
+            decoded, end = scan_once(value, 0)  # what json.loads does, less its wrappers
+            if end == len(value):
+                return decoded
+        except (StopIteration, ValueError, RecursionError):
+            pass
+        try:  # trailing whitespace, or an error: json.loads decides
             return json.loads(value)
         except (ValueError, RecursionError):
             return value

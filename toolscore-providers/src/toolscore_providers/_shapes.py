@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from functools import partial
+from operator import is_
 from typing import Any
 
 from toolscore_providers._common import class_name, get, has, is_list, items, module_root, sample
@@ -93,15 +94,43 @@ def _plain_chat_tags(message: dict[str, Any]) -> frozenset[str] | None:
     Why: saved conversations are mostly such messages and every detection tags them all. Of
     the checks in :func:`tags` only the role, the ``tool_calls`` entries and a tool message's
     ``tool_call_id`` can apply to them (no ``type``, ``lc``, ``model``, parts or content
-    blocks), so those are all this reads.
+    blocks), so those are all this reads. A message whose role is a string and whose calls
+    are all OpenAI function entries is tagged by its shape alone, and a shape once.
     """
     if not _PLAIN_CHAT_KEYS.issuperset(message):
         return None
     content = message.get("content")
     if content is not None and type(content) is not str:
         return None
-    out: set[str] = set()
     role = message.get("role")
+    calls = message.get("tool_calls")
+    if type(role) is str and (calls is None or type(calls) is list):
+        makes = False
+        if calls:
+            for entry in calls:
+                if type(entry) is not dict or entry.get("function") is None:
+                    return _plain_chat_compute(message, role, content)
+            makes = True
+        shape = (role, content is None, makes, message.get("tool_call_id") is not None)
+        found = _PLAIN_SHAPES.get(shape)
+        if found is None:
+            found = _plain_chat_compute(message, role, content)
+            if len(_PLAIN_SHAPES) < _SHAPES_KEPT:
+                _PLAIN_SHAPES[shape] = found
+        return found
+    return _plain_chat_compute(message, role, content)
+
+
+#: Tags of plain chat messages by shape (role, no text, makes OpenAI calls, has a call id):
+#: a conversation has a handful of shapes.
+_PLAIN_SHAPES: dict[tuple[str, bool, bool, bool], frozenset[str]] = {}
+#: At most this many shapes are kept (roles are whatever strings payloads hold).
+_SHAPES_KEPT = 256
+
+
+def _plain_chat_compute(message: dict[str, Any], role: Any, content: Any) -> frozenset[str]:
+    """:func:`_plain_chat_tags`, every check."""
+    out: set[str] = set()
     _role_tags(role, content, out)
     for entry in items(message.get("tool_calls")):
         _tool_call_tags(entry, out)
@@ -274,18 +303,30 @@ def message_tally(values: list[Any]) -> Counter[str]:
     Within one detection every format asks for the tally of the same messages; the first
     computes it and the others read it from the detection's memo. The key is the identity of
     each item, and the entry keeps the items alive, so no other list can take their ids while
-    the memo lives.
+    the memo lives. The entry asked for last is compared first, item by item (identity,
+    without building the key): the formats of one detection mostly ask for the same list.
     """
     window = sample(values)
     memo = MEMO.get()
     if memo is None:
         return tally(window)
+    last = memo.get(_LAST)
+    if last is not None:
+        seen = last[0]
+        if seen is window or (len(seen) == len(window) and all(map(is_, seen, window))):
+            recent: Counter[str] = last[1]
+            return recent
     key = ("tally", *map(id, window))
     found = memo.get(key)
     if found is None:
         found = memo[key] = (window, tally(window))
+    memo[_LAST] = found
     counts: Counter[str] = found[1]
     return counts
+
+
+#: The memo key of the tally asked for last.
+_LAST = ("tally", "last")
 
 
 def all_plain_chat(values: list[Any]) -> bool:

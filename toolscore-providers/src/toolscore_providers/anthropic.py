@@ -87,6 +87,11 @@ def _messages_confidence(values: list[Any]) -> float:
     return chat_score(message_tally(values), "anthropic", _FOREIGN, unmarked=0.45)
 
 
+#: The top-level keys :func:`confidence` reads in a plain dict: one with none of them rates
+#: 0.0, and detection skips this format for it (``Extractor.detection_keys``).
+DETECTION_KEYS = frozenset({"content", "type", "messages"})
+
+
 def confidence(payload: Any) -> float:
     if module_root(payload) == "anthropic":
         return 1.0

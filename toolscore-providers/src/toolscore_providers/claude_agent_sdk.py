@@ -73,6 +73,11 @@ def _content(message: Any) -> Any:
     return get(message, "content")
 
 
+#: The top-level keys :func:`confidence` reads in a plain dict: one with none of them rates
+#: 0.0, and detection skips this format for it (``Extractor.detection_keys``).
+DETECTION_KEYS = frozenset({"messages"})
+
+
 def confidence(payload: Any) -> float:
     if module_root(payload) == "claude_agent_sdk":
         return 1.0

@@ -73,6 +73,11 @@ def _tasks(payload: Any) -> list[Any] | None:
     return None
 
 
+#: The top-level keys :func:`confidence` reads in a plain dict: one with none of them rates
+#: 0.0, and detection skips this format for it (``Extractor.detection_keys``).
+DETECTION_KEYS = frozenset({"tools_results", "tasks_output", "type", "tool", "tool_name"})
+
+
 def confidence(payload: Any) -> float:
     if module_root(payload) == "crewai":
         return 1.0

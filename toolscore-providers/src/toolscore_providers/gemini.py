@@ -54,22 +54,36 @@ def _function_response(part: Any) -> Any:
     return get(part, "function_response", "functionResponse")
 
 
+_PART_KEYS = (
+    "function_call",
+    "functionCall",
+    "function_response",
+    "functionResponse",
+    "executable_code",
+    "executableCode",
+)
+
+
 def _is_part(value: Any) -> bool:
-    return any(
-        get(value, key) is not None
-        for key in (
-            "function_call",
-            "functionCall",
-            "function_response",
-            "functionResponse",
-            "executable_code",
-            "executableCode",
-        )
-    )
+    return any(get(value, key) is not None for key in _PART_KEYS)
 
 
 def _is_response(value: Any) -> bool:
     return is_list(get(value, "candidates")) or any(is_list(get(value, h)) for h in _HISTORY)
+
+
+#: The top-level keys :func:`confidence` reads in a plain dict: one with none of them rates
+#: 0.0, and detection skips this format for it (``Extractor.detection_keys``).
+DETECTION_KEYS = frozenset(
+    {
+        "candidates",
+        *_HISTORY,
+        "contents",
+        *_PART_KEYS,
+        "parts",
+        "content",
+    }
+)
 
 
 def confidence(payload: Any) -> float:

@@ -127,6 +127,11 @@ def _messages_confidence(values: list[Any]) -> float:
     return 0.2 if counts["role"] else 0.0
 
 
+#: The top-level keys :func:`confidence` reads in a plain dict: one with none of them rates
+#: 0.0, and detection skips this format for it (``Extractor.detection_keys``).
+DETECTION_KEYS = frozenset({"messages", "intermediate_steps", "lc", "tool", "action", "type"})
+
+
 def confidence(payload: Any) -> float:
     root = module_root(payload)
     if root in ("langchain_core", "langchain", "langgraph"):

@@ -84,6 +84,11 @@ def _flatten(values: list[Any]) -> Iterator[Any]:
             yield value
 
 
+#: The top-level keys :func:`confidence` reads in a plain dict: one with none of them rates
+#: 0.0, and detection skips this format for it (``Extractor.detection_keys``).
+DETECTION_KEYS = frozenset({"format", "jsonrpc", "method", "messages", "calls", "tools"})
+
+
 def confidence(payload: Any) -> float:
     root = module_root(payload)
     if root in ("mcp", "mcp_types"):

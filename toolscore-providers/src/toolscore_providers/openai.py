@@ -103,6 +103,11 @@ def _messages_confidence(values: list[Any]) -> float:
     return chat_score(counts, "openai", _FOREIGN, unmarked=unmarked)
 
 
+#: The top-level keys :func:`confidence` reads in a plain dict: one with none of them rates
+#: 0.0, and detection skips this format for it (``Extractor.detection_keys``).
+DETECTION_KEYS = frozenset({"object", "choices", "output", "messages", "type", "role"})
+
+
 def confidence(payload: Any) -> float:
     if module_root(payload) == "openai":
         return 1.0

@@ -66,6 +66,11 @@ def _item_list(payload: Any) -> list[Any] | None:
     return None
 
 
+#: The top-level keys :func:`confidence` reads in a plain dict: one with none of them rates
+#: 0.0, and detection skips this format for it (``Extractor.detection_keys``).
+DETECTION_KEYS = frozenset({"new_items", "generated_items", "type"})
+
+
 def confidence(payload: Any) -> float:
     if module_root(payload) == "agents":
         return 1.0

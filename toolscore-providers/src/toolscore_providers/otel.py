@@ -159,6 +159,11 @@ def _looks_like_span(value: Any) -> bool:
     )
 
 
+#: The top-level keys :func:`confidence` reads in a plain dict: one with none of them rates
+#: 0.0, and detection skips this format for it (``Extractor.detection_keys``).
+DETECTION_KEYS = frozenset({"resourceSpans", "spans", "attributes"})
+
+
 def confidence(payload: Any) -> float:
     if module_root(payload) == "opentelemetry":
         return 1.0

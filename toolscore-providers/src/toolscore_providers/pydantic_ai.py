@@ -80,6 +80,11 @@ def _is_part(value: Any) -> bool:
     return isinstance(_part_kind(value), str)
 
 
+#: The top-level keys :func:`confidence` reads in a plain dict: one with none of them rates
+#: 0.0, and detection skips this format for it (``Extractor.detection_keys``).
+DETECTION_KEYS = frozenset({"messages"})
+
+
 def confidence(payload: Any) -> float:
     if module_root(payload) == "pydantic_ai":
         return 1.0

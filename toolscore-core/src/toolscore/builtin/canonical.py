@@ -45,6 +45,9 @@ def _canonical_items(payload: Any) -> tuple[list[Any], str] | None:
 class CanonicalExtractor:
     """Reads ``[{"tool", "args", ...}]`` lists and ``{"calls": [...]}`` documents."""
 
+    #: An object is read only through its ``calls`` (see ``Extractor``).
+    detection_keys = frozenset({"calls"})
+
     def confidence(self, payload: Any) -> float:
         """1.0 when every item is a call dict; 0.9 when the first is (errors then name a path)."""
         found = _canonical_items(payload)
@@ -139,6 +142,9 @@ def _number(value: Any, path: str, what: str, *, keep_zero: bool = False) -> flo
 
 class CustomExtractor:
     """The lenient generic format, and auto-detection's fallback when no other format fits."""
+
+    #: An object is a call list (``calls``, ``tool_calls``) or names a tool (see ``Extractor``).
+    detection_keys = frozenset({"calls", "tool_calls", "tool", "name", "function"})
 
     def confidence(self, payload: Any) -> float:
         """0.3 when every item looks like a named call, 0.1 when some do, else 0."""

@@ -20,6 +20,9 @@ __all__ = ["CaptureExtractor"]
 class CaptureExtractor:
     """Reads the ``tools`` list of a capture file."""
 
+    #: A capture file has every capture key, ``tools`` among them (see ``Extractor``).
+    detection_keys = frozenset({"tools"})
+
     def confidence(self, payload: Any) -> float:
         """0.95 for the capture shape (every capture key present and ``tools`` a list), else 0."""
         from toolscore.capture import is_capture_payload

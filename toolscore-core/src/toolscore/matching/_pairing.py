@@ -20,13 +20,14 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolscore.matching._flow import max_group_matching
+from toolscore.matching._keyed import pair_by_key
 from toolscore.matching.policies import ArgsRule, get_path, is_missing
 from toolscore.matching.values import NO_KEY, key_function
 
 if TYPE_CHECKING:
     from toolscore.model import ToolCall
 
-__all__ = ["pair_tool"]
+__all__ = ["pair_by_flow", "pair_tool"]
 
 _Args = Mapping[str, Any]
 _ANY_GROUP = ("any",)
@@ -139,6 +140,22 @@ def pair_tool(
         (i, want), (j, got) = expected[0], actual[0]
         return [(i, j)] if rule.accepts(want.args, got.actual_args, strict=strict) else []
     keyf = key_function(strict)
+    if rule.kind == "exact":
+        keyed = pair_by_key(expected, actual, rule, keyf, strict=strict)
+        if keyed is not None:
+            return keyed
+    return pair_by_flow(expected, actual, rule, keyf, strict=strict)
+
+
+def pair_by_flow(
+    expected: Sequence[tuple[int, ToolCall]],
+    actual: Sequence[tuple[int, ToolCall]],
+    rule: ArgsRule,
+    keyf: Callable[[Any], Hashable | None],
+    *,
+    strict: bool,
+) -> list[tuple[int, int]]:
+    """:func:`pair_tool` by a maximum flow between groups of identical calls (any policy)."""
     exp_members, exp_reps = _group([(i, c.args) for i, c in expected], rule)
     act_members, act_reps = _group([(j, c.actual_args) for j, c in actual], rule)
     edges = _edges(exp_reps, act_reps, rule, keyf, strict)

@@ -308,11 +308,30 @@ class ToolscorePluginManager(pluggy.PluginManager):
         raises is warned about once and left out for the rest of the run; the others (and
         core's fallback) still decide, so one broken detector never breaks auto-detection.
         """
+        caller = self.hook.toolscore_detect_format
+        impls = caller.get_hookimpls()
+        if len(impls) == 1 and self._lone_builtin(impls[0], "toolscore_detect_format"):
+            # Core's detector alone (the usual case): a call through pluggy is what
+            # call_each would make, without building a subset caller per payload.
+            answer = caller(payload=payload, plugin_manager=self)
+            return None if answer is None else str(answer)
         kwargs = {"payload": payload, "plugin_manager": self}
         for _plugin, answer in self.call_each("toolscore_detect_format", **kwargs):
             if answer is not None:
                 return str(answer)
         return None
+
+    def _lone_builtin(self, impl: HookImpl, hook_name: str) -> bool:
+        """Whether ``impl`` is a built-in's plain implementation that runs in ``hook_name``:
+        then :meth:`call_each` on a hook with no other implementation raises its errors and
+        yields its one answer, the same as calling the hook."""
+        if impl.hookwrapper or impl.wrapper:
+            return False
+        name = impl.plugin_name
+        if name in self._failed_in_registry or name in self._dropped.get(hook_name, ()):
+            return False
+        record = self._records.get(name)
+        return record is not None and record.builtin
 
     def has_hookspec(self, hook_name: str) -> bool:
         """Whether a spec for ``hook_name`` has been added (a distribution's own hooks are
