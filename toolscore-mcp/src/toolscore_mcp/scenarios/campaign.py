@@ -32,7 +32,14 @@ from toolscore_mcp.scenarios.safety import absolute_paths, destructive_refusal
 from toolscore_mcp.values.meaning import path_kind, wants_new_path
 from toolscore_mcp.values.providers import SynthesisContext, ValueProviderSpec
 from toolscore_mcp.values.repair import repair_arguments
-from toolscore_mcp.values.roles import is_destructive, run_order, tool_nouns, tool_phase
+from toolscore_mcp.values.roles import (
+    is_destructive,
+    is_renamer,
+    makes_new,
+    run_order,
+    tool_nouns,
+    tool_phase,
+)
 from toolscore_mcp.values.synthesizer import ToolSynthesizer
 
 __all__ = ["MAX_REPAIRS", "Campaign"]
@@ -393,9 +400,11 @@ class Campaign:
         arguments = result.scenario.arguments
         producer = tool_phase(tool) < 2
         harvest.add_call(tool.name, arguments, result.response, include_arguments=producer)
+        if (producer or is_renamer(tool)) and makes_new(tool, arguments):
+            # What a renamer named is the run's now; the old name is gone.
+            harvest.add_creation(sorted(tool_nouns(tool)), tool.name, arguments)
         if not producer:
             return
-        harvest.add_creation(sorted(tool_nouns(tool)), tool.name, arguments)
         synthesizer = self.synthesizer(tool)
         for name, value in arguments.items():
             if (

@@ -17,7 +17,10 @@ from typing import Any
 from toolscore.lazy_pattern import lazy_pattern
 
 from toolscore_mcp.values.builtin_providers import FORMAT_HINTS
+from toolscore_mcp.values.json_text_repair import repair_json_text
 from toolscore_mcp.values.meaning import path_kind, wants_new_path
+from toolscore_mcp.values.nested_repair import repair_quoted_value
+from toolscore_mcp.values.reference_repair import repair_reference
 from toolscore_mcp.values.synthesizer import ToolSynthesizer
 
 __all__ = ["repair_arguments"]
@@ -74,8 +77,9 @@ def repair_arguments(
     """New arguments that follow the hint in ``text``, and what was changed; or None."""
     props = synthesizer.properties
     named = list(dict.fromkeys([*_quoted_values(text, arguments), *_named(text, arguments, props)]))
-    for rule in (_drop_conflicts, _drop_unexpected, _add_missing, _drop_named_items, _learned,
-                 _paths, _options, _identifier, _formats, _numbers, _next_candidate):  # fmt: skip
+    for rule in (_drop_conflicts, _drop_unexpected, _add_missing, _drop_named_items,
+                 repair_json_text, repair_reference, _learned, _paths, _options,
+                 repair_quoted_value, _identifier, _formats, _numbers, _next_candidate):  # fmt: skip
         fixed = rule(synthesizer, dict(arguments), text, named)
         if (
             fixed is not None
@@ -363,8 +367,13 @@ def _numbers(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[st
 
 
 def _next_candidate(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
-    """No specific hint: try the next candidate of the argument the message names."""
-    for name in named or [n for n in args if n in s.required]:
+    """No specific hint: try the next candidate of the argument the message names.
+
+    A message that names no argument never changes a path: a path the server had a problem
+    with is one it names ("Path '/x' must point to ..."); "A1 holds no formula" is about
+    what is in the file, and another file would only be refused for its kind."""
+    unnamed = [n for n in args if n in s.required and path_kind(s.parameter(n)) is None]
+    for name in named or unnamed:
         if name not in args:
             continue
         for candidate in s.candidates(name):
