@@ -335,7 +335,10 @@ class Campaign:
     async def _repair_one(self, tool: MCPToolDef, result: ScenarioResult) -> ScenarioResult:
         attempts: list[Attempt] = []
         current = result
-        for _ in range(MAX_REPAIRS):
+        spent = 0
+        # Putting back a value the server accepted earlier in this run (its kind of file) is
+        # no guess: it does not count against the budget, once per tool.
+        for _ in range(MAX_REPAIRS + 1):
             text = content_to_text(current.response.content) if current.response else ""
             fixed = repair_arguments(
                 self.synthesizer(tool), current.scenario.arguments, text or current.detail
@@ -345,6 +348,8 @@ class Campaign:
             arguments, change = fixed
             if not self._may_send(tool, arguments, current.scenario.evidence):
                 break
+            if not self._relearned(current.scenario.arguments, arguments):
+                spent += 1
             attempts.append(Attempt(dict(current.scenario.arguments), current.detail, change))
             evidence = dict(current.scenario.evidence)
             for name in arguments:
@@ -361,11 +366,19 @@ class Campaign:
             )
             if current.verdict == "pass":
                 self._learn(tool, arguments, evidence)
-            if current.category != "rejected-input":
+            if current.category != "rejected-input" or spent >= MAX_REPAIRS:
                 break
         if not attempts:
             return result
         return attrs.evolve(current, attempts=tuple(attempts))
+
+    def _relearned(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+        """Did a repair only put back values an earlier repair of this run got accepted?"""
+        learned = self.context.learned
+        changed = [name for name in after if after[name] != before.get(name)]
+        return bool(changed) and all(
+            name in learned and learned[name] == after[name] for name in changed
+        )
 
     def _learn(
         self, tool: MCPToolDef, arguments: Mapping[str, Any], evidence: Mapping[str, str]
