@@ -142,57 +142,75 @@ class Campaign:
         if not lacking:
             return results
         await self._list_again(results)
-        retries: list[tuple[int, Scenario]] = []
+        retries: list[tuple[int, list[Scenario]]] = []
         for tool in self.tools:
-            if tool.name not in lacking:
-                continue
             mine = [
                 index
                 for index, result in enumerate(results)
                 if result.scenario.tool == tool.name and result.scenario.kind == "happy"
             ]
             if (
-                not mine
+                tool.name not in lacking
+                or not mine
                 or tool.name in self.planned
                 or any(results[index].needs not in _SECOND_CHANCE_NEEDS for index in mine)
             ):
                 continue
-            self._synthesizers.pop(tool.name, None)  # candidates from what is known now
-            sets = self.synthesizer(tool).argument_sets(1)
-            if not sets:
-                continue
-            chosen = sets[0]
-            arguments = absolute_paths(tool, chosen.arguments, chosen.evidence, self.folder)
-            if any(results[index].scenario.arguments == arguments for index in mine):
-                continue
-            if not self._may_send(tool, arguments, chosen.evidence):
-                continue
-            scenario = Scenario(
-                tool.name,
-                arguments,
-                "happy",
-                "happy path, once more with what later calls made",
-                setup=chosen.setup,
-                evidence=chosen.evidence,
-            )
-            retries.append((mine[0], scenario))
-        if not retries:
-            return results
-        done = await self._run_batch([scenario for _, scenario in retries], concurrency=1)
-        for (position, _), result in zip(retries, done):
-            tool = self._by_name[result.scenario.tool]
-            if result.verdict != "pass" and result.category == "rejected-input":
-                result = await self._repair_one(tool, result)  # its hint, as in the phases
-            result = self._environment(result)
-            if result.verdict != "pass":
-                continue
-            before = results[position]
-            attempt = Attempt(
-                dict(before.scenario.arguments), before.detail, "tried again after later calls"
-            )
-            results[position] = attrs.evolve(result, attempts=(*before.attempts, attempt))
-            self._harvest([result])
+            scenarios = self._again(tool, [results[index].scenario.arguments for index in mine])
+            if scenarios:
+                retries.append((mine[0], scenarios))
+        # The required arguments first; a tool that refuses them (an update with nothing to
+        # change) gets the set with its optional values too.
+        for turn in range(2):
+            batch = [(position, sets[turn]) for position, sets in retries if len(sets) > turn]
+            if not batch:
+                break
+            done = await self._run_batch([scenario for _, scenario in batch], concurrency=1)
+            passed: set[str] = set()
+            for (position, _), result in zip(batch, done):
+                settled = await self._settle_again(results[position], result)
+                if settled is not results[position]:
+                    passed.add(result.scenario.tool)
+                results[position] = settled
+            retries = [(p, sets) for p, sets in retries if sets[0].tool not in passed]
         return results
+
+    def _again(self, tool: MCPToolDef, sent: list[dict[str, Any]]) -> list[Scenario]:
+        """Up to two new happy paths for ``tool`` from what the run knows now (none that
+        repeats a call already sent)."""
+        self._synthesizers.pop(tool.name, None)  # candidates from what is known now
+        scenarios: list[Scenario] = []
+        for chosen in self.synthesizer(tool).argument_sets(2):
+            arguments = absolute_paths(tool, chosen.arguments, chosen.evidence, self.folder)
+            if arguments in sent or not self._may_send(tool, arguments, chosen.evidence):
+                continue
+            sent = [*sent, arguments]
+            scenarios.append(
+                Scenario(
+                    tool.name,
+                    arguments,
+                    "happy",
+                    "happy path, once more with what later calls made",
+                    setup=chosen.setup,
+                    evidence=chosen.evidence,
+                )
+            )
+        return scenarios
+
+    async def _settle_again(self, before: ScenarioResult, result: ScenarioResult) -> ScenarioResult:
+        """``before`` replaced by the second chance ``result`` when it (or its repair)
+        passed; else ``before``."""
+        tool = self._by_name[result.scenario.tool]
+        if result.verdict != "pass" and result.category == "rejected-input":
+            result = await self._repair_one(tool, result)  # its hint, as in the phases
+        result = self._environment(result)
+        if result.verdict != "pass":
+            return before
+        attempt = Attempt(
+            dict(before.scenario.arguments), before.detail, "tried again after later calls"
+        )
+        self._harvest([result])
+        return attrs.evolve(result, attempts=(*before.attempts, attempt))
 
     # -- phases ------------------------------------------------------------------------------
 
