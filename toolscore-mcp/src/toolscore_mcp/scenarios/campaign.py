@@ -44,7 +44,7 @@ from toolscore_mcp.values.synthesizer import ToolSynthesizer
 
 __all__ = ["MAX_REPAIRS", "Campaign"]
 
-MAX_REPAIRS = 2
+MAX_REPAIRS = 3
 
 Progress = Callable[[int, int, str], None]
 

@@ -4,7 +4,7 @@
 "Supported: (a, b)", "cannot specify both head and tail", "unexpected keyword argument 'x'",
 "'x' is required": each names what to change. :func:`repair_arguments` returns the changed
 arguments and a one-line account of the change, or None when the hint says nothing we can
-act on. The caller bounds the tries (two per tool).
+act on. The caller bounds the tries (three per tool).
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ from typing import Any
 from toolscore.lazy_pattern import lazy_pattern
 
 from toolscore_mcp.values.builtin_providers import FORMAT_HINTS
+from toolscore_mcp.values.exists_repair import repair_taken_name
 from toolscore_mcp.values.json_text_repair import repair_json_text
 from toolscore_mcp.values.meaning import path_kind, wants_new_path
-from toolscore_mcp.values.nested_repair import repair_quoted_value
+from toolscore_mcp.values.nested_repair import repair_nested_missing, repair_quoted_value
 from toolscore_mcp.values.reference_repair import repair_reference
 from toolscore_mcp.values.synthesizer import ToolSynthesizer
 
@@ -47,6 +48,7 @@ _UNEXPECTED = lazy_pattern(
     r"extra (?:fields|inputs?) (?:are )?not (?:permitted|allowed)",
     re.I,
 )
+_EITHER = lazy_pattern(r"\beither\b", re.I)
 _MISSING = lazy_pattern(r"required|missing|must (?:be )?(?:provided|specified|given)", re.I)
 _MISSING_PATH = lazy_pattern(r"does not exist|not found|no such file|enoent", re.I)
 _NOT_REPO = lazy_pattern(r"not a git repository|not a repository|no repository", re.I)
@@ -78,8 +80,8 @@ def repair_arguments(
     props = synthesizer.properties
     named = list(dict.fromkeys([*_quoted_values(text, arguments), *_named(text, arguments, props)]))
     for rule in (_drop_conflicts, _drop_unexpected, _add_missing, _drop_named_items,
-                 repair_json_text, repair_reference, _learned, _paths, _options,
-                 repair_quoted_value, _identifier, _formats, _numbers, _next_candidate):  # fmt: skip
+                 repair_json_text, repair_reference, repair_taken_name, _learned, _paths, _options,
+                 repair_quoted_value, repair_nested_missing, _identifier, _formats, _numbers, _next_candidate):  # fmt: skip
         fixed = rule(synthesizer, dict(arguments), text, named)
         if (
             fixed is not None
@@ -167,9 +169,11 @@ def _drop_unexpected(s: ToolSynthesizer, args: dict[str, Any], text: str, named:
 def _add_missing(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
     if not _MISSING.search(text) and not [n for n in named if n not in args]:
         return None
-    added = []
+    added: list[str] = []
+    # "Pass either source or series, not both": one of them.
+    one = bool(_BOTH.search(text) or _EITHER.search(text))
     for name in named:
-        if name not in args:
+        if name not in args and not (one and added):
             options = s.candidates(name)
             if options:
                 args[name] = options[0].value
