@@ -128,9 +128,17 @@ def repair_nested_missing(
         for key, sub in properties.items() if isinstance(properties, Mapping) else ():
             if key in value or not re.search(rf"(?<!\w){re.escape(str(key))}(?!\w)", text, re.I):
                 continue
+            if any(_alternatives(text, str(other), str(key)) for other in value):
+                continue  # "a fill_color or font_color": one of them
             rng = random.Random(f"{synthesizer.tool.name}.{key}")
             value[key] = generate_nested(str(key), sub, "normal", rng, ValueContext(root), 0)
             added.append(".".join(str(step) for step in (*path, key)))
     if not added or synthesizer.validation_error(changed) is not None:
         return None
     return changed, f"added {', '.join(added)} (the message says it is needed)"
+
+
+def _alternatives(text: str, first: str, second: str) -> bool:
+    """Does the message offer ``first`` or ``second``, either one?"""
+    pattern = rf"(?<!\w){re.escape(first)}\W+or\W+{re.escape(second)}(?!\w)"
+    return re.search(pattern, text, re.I) is not None

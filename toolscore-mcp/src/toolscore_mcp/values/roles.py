@@ -18,6 +18,7 @@ from toolscore_mcp.values.providers import name_tokens
 __all__ = [
     "is_destructive",
     "is_renamer",
+    "makes_a_part",
     "makes_new",
     "run_order",
     "tool_nouns",
@@ -211,3 +212,23 @@ def makes_new(tool: MCPToolDef, arguments: Mapping[str, Any]) -> bool:
     if tool_phase(tool) == 0 and tool_role(tool) == "producer":
         return True
     return any("new" in name_tokens(str(key)) for key in arguments)
+
+
+#: Things a file holds: a tool that creates one of these puts it into an existing file.
+_PART_NOUNS = frozenset(
+    {"sheet", "worksheet", "chart", "pivot", "table", "slide", "shape", "paragraph", "heading",
+     "cell", "row", "column", "range", "picture", "comment", "footnote", "section", "style",
+     "sparkline", "slicer", "validation", "bookmark", "hyperlink", "textbox"}
+)  # fmt: skip
+_FILE_NOUNS = frozenset(
+    {"file", "directory", "dir", "folder", "workbook", "document", "doc", "presentation",
+     "spreadsheet", "archive", "zip", "pdf", "repo", "repository", "database", "db", "project",
+     "notebook", "copy", "backup", "export"}
+)  # fmt: skip
+
+
+def makes_a_part(tool: MCPToolDef) -> bool:
+    """Does the tool create a part of a file (``create_chart``, ``create_sheet``), which goes
+    into a file that exists, rather than a file (``create_workbook``, ``write_file``)?"""
+    nouns = tool_nouns(tool)
+    return bool(nouns & _PART_NOUNS) and not nouns & _FILE_NOUNS
