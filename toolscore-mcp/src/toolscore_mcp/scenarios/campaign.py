@@ -45,6 +45,8 @@ from toolscore_mcp.values.synthesizer import ToolSynthesizer
 __all__ = ["MAX_REPAIRS", "Campaign"]
 
 MAX_REPAIRS = 3
+#: How many of a tool's rejected happy paths are repaired, one after the other.
+_REPAIRED_SETS = 2
 
 Progress = Callable[[int, int, str], None]
 
@@ -142,7 +144,6 @@ class Campaign:
         if not lacking:
             return results
         await self._list_again(results)
-        retries: list[tuple[int, list[Scenario]]] = []
         for tool in self.tools:
             mine = [
                 index
@@ -156,23 +157,15 @@ class Campaign:
                 or any(results[index].needs not in _SECOND_CHANCE_NEEDS for index in mine)
             ):
                 continue
-            scenarios = self._again(tool, [results[index].scenario.arguments for index in mine])
-            if scenarios:
-                retries.append((mine[0], scenarios))
-        # The required arguments first; a tool that refuses them (an update with nothing to
-        # change) gets the set with its optional values too.
-        for turn in range(2):
-            batch = [(position, sets[turn]) for position, sets in retries if len(sets) > turn]
-            if not batch:
-                break
-            done = await self._run_batch([scenario for _, scenario in batch], concurrency=1)
-            passed: set[str] = set()
-            for (position, _), result in zip(batch, done):
-                settled = await self._settle_again(results[position], result)
-                if settled is not results[position]:
-                    passed.add(result.scenario.tool)
-                results[position] = settled
-            retries = [(p, sets) for p, sets in retries if sets[0].tool not in passed]
+            # Built now, after the earlier second chances: a destroyer's target may be what
+            # one of them just made. The required arguments first; a tool that refuses them
+            # (an update with nothing to change) gets the set with its optional values too.
+            for scenario in self._again(tool, [results[i].scenario.arguments for i in mine]):
+                [result] = await self._run_batch([scenario], concurrency=1)
+                settled = await self._settle_again(results[mine[0]], result)
+                if settled is not results[mine[0]]:
+                    results[mine[0]] = settled
+                    break
         return results
 
     def _again(self, tool: MCPToolDef, sent: list[dict[str, Any]]) -> list[Scenario]:
@@ -334,20 +327,26 @@ class Campaign:
     # -- repair ------------------------------------------------------------------------------
 
     async def _repair(self, results: list[ScenarioResult]) -> list[ScenarioResult]:
-        """Retry each tool's first rejected happy path with the hint applied (bounded)."""
+        """Retry each tool's first rejected happy path with the hint applied (bounded); when
+        that does not pass, its next one (the set with the optional values may be the one
+        the server can take: a position that makes the call add to a sheet, not make one)."""
         passed = {r.scenario.tool for r in results if r.verdict == "pass"}
+        repaired: dict[str, int] = {}
         for position, result in enumerate(results):
             tool = self._by_name.get(result.scenario.tool)
             if (
                 tool is None
                 or tool.name in passed
+                or repaired.get(tool.name, 0) >= _REPAIRED_SETS
                 or result.scenario.kind != "happy"
                 or result.category != "rejected-input"
                 or result.scenario.tool in self.planned
             ):
                 continue
-            passed.add(tool.name)  # one repaired scenario per tool
+            repaired[tool.name] = repaired.get(tool.name, 0) + 1
             results[position] = await self._repair_one(tool, result)
+            if results[position].verdict == "pass":
+                passed.add(tool.name)
         return results
 
     async def _repair_one(self, tool: MCPToolDef, result: ScenarioResult) -> ScenarioResult:
