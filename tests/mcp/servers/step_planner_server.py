@@ -19,19 +19,22 @@ STEPS: dict[str, dict[str, Any]] = {}
 KINDS = ["BUILD", "CHECK", "SHIP"]
 
 _EXAMPLE = (
-    '[{"title": "Short title of the step", "kind": "Step kind (BUILD: make it, CHECK: test it,'
-    ' SHIP: release it)", "detail": "What the step does, in full"}, {"title": "Step 2",'
-    ' "kind": "BUILD", "detail": "Short"}]'
+    "[{title: 'Short title of the step', kind: 'Step kind (BUILD: make it, CHECK: test it,"
+    " SHIP: release it)', detail: 'What the step does, in full'}, {title: 'Step 2',"
+    " kind: 'BUILD', detail: 'Short'}]"
 )
 _STEP = {"type": "string", "description": "A step id plan_steps returned."}
 TOOLS = [
     {
         "name": "plan_steps",
-        "description": f"Break a goal into steps. planRaw is a JSON list, e.g. {_EXAMPLE}",
+        "description": "Break a goal into steps.",
         "inputSchema": {
             "type": "object",
             "properties": {
-                "planRaw": {"type": "string", "description": "The steps, as JSON text."},
+                "planRaw": {
+                    "type": "string",
+                    "description": f"The steps, as JSON text, e.g. {_EXAMPLE}",
+                },
                 "mode": {"type": "string", "enum": ["append", "overwrite"]},
             },
             "required": ["planRaw", "mode"],
@@ -95,7 +98,7 @@ def _plan(arguments: dict[str, Any]) -> dict[str, Any]:
         return text_result(f"planRaw is not valid JSON: {exc}")
     issues = _problems(steps)
     if issues:
-        return text_result(f"planRaw has errors: {json.dumps(issues, indent=1)}")
+        return text_result(f"Error: planRaw is invalid: {json.dumps(issues, indent=1)}")
     if arguments.get("mode") == "overwrite":
         STEPS.clear()
     made = []
@@ -103,7 +106,9 @@ def _plan(arguments: dict[str, Any]) -> dict[str, Any]:
         step_id = f"step-{len(STEPS) + 1}"
         STEPS[step_id] = dict(step)
         made.append(step_id)
-    return text_result(json.dumps({"created": [{"id": i, "title": STEPS[i]["title"]} for i in made]}))
+    return text_result(
+        json.dumps({"created": [{"id": i, "title": STEPS[i]["title"]} for i in made]})
+    )
 
 
 def call(name: str, arguments: dict[str, Any]) -> dict[str, Any] | None:

@@ -30,7 +30,7 @@ from toolscore_mcp.model import Attempt, MCPToolDef, Scenario, ScenarioResult, S
 from toolscore_mcp.scenarios.runner import ServerHandle, run_scenarios
 from toolscore_mcp.scenarios.safety import absolute_paths, destructive_refusal
 from toolscore_mcp.values.meaning import path_kind, wants_new_path
-from toolscore_mcp.values.providers import SynthesisContext, ValueProviderSpec
+from toolscore_mcp.values.providers import SynthesisContext, ValueProviderSpec, name_tokens
 from toolscore_mcp.values.repair import repair_arguments
 from toolscore_mcp.values.roles import (
     is_destructive,
@@ -433,6 +433,8 @@ class Campaign:
         if (producer or is_renamer(tool)) and makes_new(tool, arguments):
             # What a renamer named is the run's now; the old name is gone.
             harvest.add_creation(sorted(tool_nouns(tool)), tool.name, arguments)
+            if not producer:
+                harvest.mark_made([v for k, v in arguments.items() if "new" in name_tokens(str(k))])
         if not producer:
             return
         synthesizer = self.synthesizer(tool)
