@@ -12,6 +12,11 @@ repairs would change the wrong one (the ``sheet`` argument, which was fine).
 qualifier the message quotes, and puts an existing one in its place: the one the call
 already names elsewhere when the message lists it (the sheet the call writes to), else the
 first one listed, else one this run created or a listing returned.
+
+    Header cell D1 must contain text: the first row of source is the header row.
+
+A range copied from an example (``A1:E200``) may reach past the data; when the message names
+one of its cells, :func:`repair_range_cells` aims it at the cells the run knows hold data.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from typing import Any
 
 from toolscore.lazy_pattern import lazy_pattern
 
-__all__ = ["qualifiers", "repair_reference", "requalify"]
+__all__ = ["qualifiers", "repair_range_cells", "repair_reference", "requalify"]
 
 _QUOTED = lazy_pattern(r"[\"'`‘’“”]([^\"'`‘’“”\n]{1,100})[\"'`‘’“”]")
 #: A reference's qualifier: ``Data!`` or ``'Q1 Sales'!``.
@@ -106,3 +111,54 @@ def repair_reference(
     for name in changed:
         args[name] = _rewrite(args[name], missing, choice)
     return args, f"{', '.join(changed)}: {missing}! -> {choice}! (one the server has)"
+
+
+_CELL = lazy_pattern(r"\b([A-Z]{1,3})([1-9]\d{0,6})\b")
+_RANGE = lazy_pattern(
+    r"^((?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!)?([A-Z]{1,3}[1-9]\d*):([A-Z]{1,3}[1-9]\d*)$"
+)
+
+
+def _cell(ref: str) -> tuple[int, int]:
+    match = _CELL.fullmatch(ref)
+    if match is None:
+        return (0, 0)
+    column = 0
+    for letter in match.group(1):
+        column = column * 26 + ord(letter) - 64
+    return column, int(match.group(2))
+
+
+def _inside(cell: tuple[int, int], first: tuple[int, int], last: tuple[int, int]) -> bool:
+    return first[0] <= cell[0] <= last[0] and first[1] <= cell[1] <= last[1]
+
+
+def _known_range(synthesizer: Any) -> str | None:
+    """The cell range the run knows holds data: what a parameter named ``range`` means."""
+    from toolscore_mcp.values.meaning import meaning_candidates
+    from toolscore_mcp.values.providers import Parameter
+
+    param = Parameter(synthesizer.tool, "range", {"type": "string"}, role=synthesizer.role)
+    found = next(iter(meaning_candidates(param, synthesizer.context)), None)
+    value = found.value if found is not None else None
+    return value if isinstance(value, str) and _RANGE.match(value) else None
+
+
+def repair_range_cells(
+    synthesizer: Any, args: dict[str, Any], text: str, named: list[str]
+) -> tuple[dict[str, Any], str] | None:
+    """A cell range the message finds a cell of wanting ("Header cell D1 must contain text"
+    for ``A1:E200``, an example's size) aimed at the range the run knows holds data."""
+    cells = [_cell(m.group(0)) for m in _CELL.finditer(text)]
+    known = _known_range(synthesizer)
+    if not cells or known is None:
+        return None
+    for name, value in args.items():
+        match = _RANGE.match(value) if isinstance(value, str) else None
+        if match is None or match.group(2) + ":" + match.group(3) == known:
+            continue
+        first, last = _cell(match.group(2)), _cell(match.group(3))
+        if any(_inside(cell, first, last) for cell in cells):
+            args[name] = (match.group(1) or "") + known
+            return args, f"{name} -> {args[name]!r} (the cells the run knows hold data)"
+    return None

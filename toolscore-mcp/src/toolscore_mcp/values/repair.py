@@ -21,7 +21,7 @@ from toolscore_mcp.values.exists_repair import repair_taken_name
 from toolscore_mcp.values.json_text_repair import repair_json_text
 from toolscore_mcp.values.meaning import path_kind, wants_new_path
 from toolscore_mcp.values.nested_repair import repair_nested_missing, repair_quoted_value
-from toolscore_mcp.values.reference_repair import repair_reference
+from toolscore_mcp.values.reference_repair import repair_range_cells, repair_reference
 from toolscore_mcp.values.synthesizer import ToolSynthesizer
 
 __all__ = ["repair_arguments"]
@@ -80,8 +80,9 @@ def repair_arguments(
     props = synthesizer.properties
     named = list(dict.fromkeys([*_quoted_values(text, arguments), *_named(text, arguments, props)]))
     for rule in (_drop_conflicts, _drop_unexpected, _add_missing, _drop_named_items,
-                 repair_json_text, repair_reference, repair_taken_name, _learned, _paths, _options,
-                 repair_quoted_value, repair_nested_missing, _identifier, _formats, _numbers, _next_candidate):  # fmt: skip
+                 repair_json_text, repair_reference, repair_range_cells, repair_taken_name, _learned,
+                 _paths, _options, repair_quoted_value, repair_nested_missing, _identifier, _formats,
+                 _numbers, _drop_guesses, _next_candidate):  # fmt: skip
         fixed = rule(synthesizer, dict(arguments), text, named)
         if (
             fixed is not None
@@ -368,6 +369,25 @@ def _numbers(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[st
             args[name] = 1
             return args, f"{name} -> 1 (the server wants a number)"
     return None
+
+
+def _drop_guesses(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
+    """After every other rule, when the message blames none of our guesses by name: leave
+    out the optional values nothing vouched for (the schema-driven generator made them up:
+    a ``replace`` naming a chart that is not there, a ``filter`` matching nothing)."""
+
+    def guess(name: str) -> bool:
+        value = args.get(name)
+        return not isinstance(value, bool) and any(
+            c.source == "generated" and c.value == value for c in s.candidates(name)
+        )
+
+    if any(guess(name) for name in named if name in args):
+        return None  # the next candidate of the value it names
+    guessed = [name for name in args if name not in s.required and guess(name)]
+    for name in guessed:
+        del args[name]
+    return (args, f"dropped {', '.join(guessed)} (made-up optional values)") if guessed else None
 
 
 def _next_candidate(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
