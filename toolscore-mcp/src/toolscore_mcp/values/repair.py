@@ -171,8 +171,10 @@ def _add_missing(s: ToolSynthesizer, args: dict[str, Any], text: str, named: lis
     if not _MISSING.search(text) and not [n for n in named if n not in args]:
         return None
     added: list[str] = []
-    # "Pass either source or series, not both": one of them.
-    one = bool(_BOTH.search(text) or _EITHER.search(text))
+    # "Pass either source or series, not both": one of them (two names, one each; a message
+    # naming groups, "(old + new) or (range + content)", gets them all, as before).
+    missing = [name for name in named if name not in args]
+    one = bool(_BOTH.search(text) or _EITHER.search(text)) and len(missing) == 2
     for name in named:
         if name not in args and not (one and added):
             options = s.candidates(name)
