@@ -319,3 +319,36 @@ def test_the_first_sheet_is_never_renamed_or_deleted(pm: ToolscorePluginManager)
     assert chart.scenario.arguments["spec"] in ({"kind": "pie"}, {"kind": "bar"})
     [rows, *_] = _passed(card, "sort_rows")
     assert rows.scenario.arguments["by"] == [{"column": "id"}]
+
+
+def test_of_an_either_or_pair_one_is_added_and_of_groups_all() -> None:
+    synth = _synth(
+        "chart",
+        {"source": {"type": "string"}, "series": {"type": "string"}},
+        [],
+    )
+    text = "Pass either source (a block) or series (ranges), not both and not neither."
+    fixed = repair_arguments(synth, {}, text)
+    assert fixed is not None
+    assert list(fixed[0]) == ["source"]
+    synth = _synth(
+        "edit",
+        {name: {"type": "string"} for name in ("old", "new", "range", "content")},
+        [],
+    )
+    text = "Must provide either (old + new) or (range + content)"
+    fixed = repair_arguments(synth, {}, text)
+    assert fixed is not None
+    assert set(fixed[0]) == {"old", "new", "range", "content"}
+
+
+def test_made_up_optional_values_go_when_the_message_blames_nothing_of_ours() -> None:
+    synth = _synth(
+        "create_chart",
+        {"sheet": {"type": "string"}, "replace": {"type": "string"}},
+        ["sheet"],
+    )
+    guess = synth.candidates("replace")[0].value
+    fixed = repair_arguments(synth, {"sheet": "Sheet1", "replace": guess}, "Sheet1 has no charts.")
+    assert fixed is not None
+    assert fixed[0] == {"sheet": "Sheet1"}
