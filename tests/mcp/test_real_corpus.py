@@ -46,11 +46,6 @@ NOT_OURS = ("network", "credentials", "binary")
 #: Where the scorecard still falls short of the hand check, server by server: each is a
 #: known, open gap (issue 24), expected to fail until fixed, never hidden.
 KNOWN_GAPS: dict[tuple[str, str], str] = {
-    ("excel", "test_few_working_tools_are_left_inconclusive"): (
-        "about a third of its 46 tools stay unverified: charts, pivots, sparklines and slicers "
-        "need a sheet and range made for them; a range like 'Data!B2:F9' names a sheet that "
-        "only its text says is missing"
-    ),
     ("powerpoint", "test_no_working_tool_is_failed"): (
         "add_slide: a presentation must be opened under an id and that id passed on; the "
         "server's 'no presentation is loaded' for a missing id is read as a defect"
@@ -62,10 +57,6 @@ KNOWN_GAPS: dict[tuple[str, str], str] = {
     ("powerpoint", "test_few_working_tools_are_left_inconclusive"): (
         "22 of its tools need a presentation opened under an id and passed on, with slide "
         "and shape indexes that exist in it"
-    ),
-    ("shrimp-tasks", "test_few_working_tools_are_left_inconclusive"): (
-        "split_tasks needs a JSON task list whose example in the description holds prose "
-        "where an enum belongs; the tools that act on its tasks then have no ids"
     ),
     ("word", "test_every_broken_tool_is_found"): (
         "unprotect_document passes here (it round-trips on the document this run protected) "

@@ -30,14 +30,23 @@ from toolscore_mcp.model import Attempt, MCPToolDef, Scenario, ScenarioResult, S
 from toolscore_mcp.scenarios.runner import ServerHandle, run_scenarios
 from toolscore_mcp.scenarios.safety import absolute_paths, destructive_refusal
 from toolscore_mcp.values.meaning import path_kind, wants_new_path
-from toolscore_mcp.values.providers import SynthesisContext, ValueProviderSpec
+from toolscore_mcp.values.providers import SynthesisContext, ValueProviderSpec, name_tokens
 from toolscore_mcp.values.repair import repair_arguments
-from toolscore_mcp.values.roles import is_destructive, run_order, tool_nouns, tool_phase
+from toolscore_mcp.values.roles import (
+    is_destructive,
+    is_renamer,
+    makes_new,
+    run_order,
+    tool_nouns,
+    tool_phase,
+)
 from toolscore_mcp.values.synthesizer import ToolSynthesizer
 
 __all__ = ["MAX_REPAIRS", "Campaign"]
 
-MAX_REPAIRS = 2
+MAX_REPAIRS = 3
+#: How many of a tool's rejected happy paths are repaired, one after the other.
+_REPAIRED_SETS = 2
 
 Progress = Callable[[int, int, str], None]
 
@@ -135,57 +144,66 @@ class Campaign:
         if not lacking:
             return results
         await self._list_again(results)
-        retries: list[tuple[int, Scenario]] = []
         for tool in self.tools:
-            if tool.name not in lacking:
-                continue
             mine = [
                 index
                 for index, result in enumerate(results)
                 if result.scenario.tool == tool.name and result.scenario.kind == "happy"
             ]
             if (
-                not mine
+                tool.name not in lacking
+                or not mine
                 or tool.name in self.planned
                 or any(results[index].needs not in _SECOND_CHANCE_NEEDS for index in mine)
             ):
                 continue
-            self._synthesizers.pop(tool.name, None)  # candidates from what is known now
-            sets = self.synthesizer(tool).argument_sets(1)
-            if not sets:
-                continue
-            chosen = sets[0]
-            arguments = absolute_paths(tool, chosen.arguments, chosen.evidence, self.folder)
-            if any(results[index].scenario.arguments == arguments for index in mine):
-                continue
-            if not self._may_send(tool, arguments, chosen.evidence):
-                continue
-            scenario = Scenario(
-                tool.name,
-                arguments,
-                "happy",
-                "happy path, once more with what later calls made",
-                setup=chosen.setup,
-                evidence=chosen.evidence,
-            )
-            retries.append((mine[0], scenario))
-        if not retries:
-            return results
-        done = await self._run_batch([scenario for _, scenario in retries], concurrency=1)
-        for (position, _), result in zip(retries, done):
-            tool = self._by_name[result.scenario.tool]
-            if result.verdict != "pass" and result.category == "rejected-input":
-                result = await self._repair_one(tool, result)  # its hint, as in the phases
-            result = self._environment(result)
-            if result.verdict != "pass":
-                continue
-            before = results[position]
-            attempt = Attempt(
-                dict(before.scenario.arguments), before.detail, "tried again after later calls"
-            )
-            results[position] = attrs.evolve(result, attempts=(*before.attempts, attempt))
-            self._harvest([result])
+            # Built now, after the earlier second chances: a destroyer's target may be what
+            # one of them just made. The required arguments first; a tool that refuses them
+            # (an update with nothing to change) gets the set with its optional values too.
+            for scenario in self._again(tool, [results[i].scenario.arguments for i in mine]):
+                [result] = await self._run_batch([scenario], concurrency=1)
+                settled = await self._settle_again(results[mine[0]], result)
+                if settled is not results[mine[0]]:
+                    results[mine[0]] = settled
+                    break
         return results
+
+    def _again(self, tool: MCPToolDef, sent: list[dict[str, Any]]) -> list[Scenario]:
+        """Up to two new happy paths for ``tool`` from what the run knows now (none that
+        repeats a call already sent)."""
+        self._synthesizers.pop(tool.name, None)  # candidates from what is known now
+        scenarios: list[Scenario] = []
+        for chosen in self.synthesizer(tool).argument_sets(2):
+            arguments = absolute_paths(tool, chosen.arguments, chosen.evidence, self.folder)
+            if arguments in sent or not self._may_send(tool, arguments, chosen.evidence):
+                continue
+            sent = [*sent, arguments]
+            scenarios.append(
+                Scenario(
+                    tool.name,
+                    arguments,
+                    "happy",
+                    "happy path, once more with what later calls made",
+                    setup=chosen.setup,
+                    evidence=chosen.evidence,
+                )
+            )
+        return scenarios
+
+    async def _settle_again(self, before: ScenarioResult, result: ScenarioResult) -> ScenarioResult:
+        """``before`` replaced by the second chance ``result`` when it (or its repair)
+        passed; else ``before``."""
+        tool = self._by_name[result.scenario.tool]
+        if result.verdict != "pass" and result.category == "rejected-input":
+            result = await self._repair_one(tool, result)  # its hint, as in the phases
+        result = self._environment(result)
+        if result.verdict != "pass":
+            return before
+        attempt = Attempt(
+            dict(before.scenario.arguments), before.detail, "tried again after later calls"
+        )
+        self._harvest([result])
+        return attrs.evolve(result, attempts=(*before.attempts, attempt))
 
     # -- phases ------------------------------------------------------------------------------
 
@@ -309,26 +327,35 @@ class Campaign:
     # -- repair ------------------------------------------------------------------------------
 
     async def _repair(self, results: list[ScenarioResult]) -> list[ScenarioResult]:
-        """Retry each tool's first rejected happy path with the hint applied (bounded)."""
+        """Retry each tool's first rejected happy path with the hint applied (bounded); when
+        that does not pass, its next one (the set with the optional values may be the one
+        the server can take: a position that makes the call add to a sheet, not make one)."""
         passed = {r.scenario.tool for r in results if r.verdict == "pass"}
+        repaired: dict[str, int] = {}
         for position, result in enumerate(results):
             tool = self._by_name.get(result.scenario.tool)
             if (
                 tool is None
                 or tool.name in passed
+                or repaired.get(tool.name, 0) >= _REPAIRED_SETS
                 or result.scenario.kind != "happy"
                 or result.category != "rejected-input"
                 or result.scenario.tool in self.planned
             ):
                 continue
-            passed.add(tool.name)  # one repaired scenario per tool
+            repaired[tool.name] = repaired.get(tool.name, 0) + 1
             results[position] = await self._repair_one(tool, result)
+            if results[position].verdict == "pass":
+                passed.add(tool.name)
         return results
 
     async def _repair_one(self, tool: MCPToolDef, result: ScenarioResult) -> ScenarioResult:
         attempts: list[Attempt] = []
         current = result
-        for _ in range(MAX_REPAIRS):
+        spent = 0
+        # Putting back a value the server accepted earlier in this run (its kind of file) is
+        # no guess: it does not count against the budget, once per tool.
+        for _ in range(MAX_REPAIRS + 1):
             text = content_to_text(current.response.content) if current.response else ""
             fixed = repair_arguments(
                 self.synthesizer(tool), current.scenario.arguments, text or current.detail
@@ -338,6 +365,8 @@ class Campaign:
             arguments, change = fixed
             if not self._may_send(tool, arguments, current.scenario.evidence):
                 break
+            if not self._relearned(current.scenario.arguments, arguments):
+                spent += 1
             attempts.append(Attempt(dict(current.scenario.arguments), current.detail, change))
             evidence = dict(current.scenario.evidence)
             for name in arguments:
@@ -354,11 +383,19 @@ class Campaign:
             )
             if current.verdict == "pass":
                 self._learn(tool, arguments, evidence)
-            if current.category != "rejected-input":
+            if current.category != "rejected-input" or spent >= MAX_REPAIRS:
                 break
         if not attempts:
             return result
         return attrs.evolve(current, attempts=tuple(attempts))
+
+    def _relearned(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+        """Did a repair only put back values an earlier repair of this run got accepted?"""
+        learned = self.context.learned
+        changed = [name for name in after if after[name] != before.get(name)]
+        return bool(changed) and all(
+            name in learned and learned[name] == after[name] for name in changed
+        )
 
     def _learn(
         self, tool: MCPToolDef, arguments: Mapping[str, Any], evidence: Mapping[str, str]
@@ -393,9 +430,13 @@ class Campaign:
         arguments = result.scenario.arguments
         producer = tool_phase(tool) < 2
         harvest.add_call(tool.name, arguments, result.response, include_arguments=producer)
+        if (producer or is_renamer(tool)) and makes_new(tool, arguments):
+            # What a renamer named is the run's now; the old name is gone.
+            harvest.add_creation(sorted(tool_nouns(tool)), tool.name, arguments)
+            if not producer:
+                harvest.mark_made([v for k, v in arguments.items() if "new" in name_tokens(str(k))])
         if not producer:
             return
-        harvest.add_creation(sorted(tool_nouns(tool)), tool.name, arguments)
         synthesizer = self.synthesizer(tool)
         for name, value in arguments.items():
             if (

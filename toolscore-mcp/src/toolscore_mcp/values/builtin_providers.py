@@ -212,6 +212,7 @@ def _nested_meaning(
     from toolscore_mcp.values.generate import effective_schema
     from toolscore_mcp.values.harvest import word_set
     from toolscore_mcp.values.meaning import meaning_candidates
+    from toolscore_mcp.values.nested_fields import fits_field, kept_fields, pinned
 
     if depth >= _NESTED_DEPTH:
         return value
@@ -228,18 +229,23 @@ def _nested_meaning(
         return value
     out = dict(value)
     companions: dict[str, Any] = {}
+    harvested: set[str] = set()
     for key, sub in properties.items():
         if key not in out or not isinstance(sub, Mapping):
             continue
+        sub = effective_schema(sub, param.tool.input_schema or {})
         if isinstance(out[key], (list, dict)):
             out[key] = _nested_meaning(param, out[key], sub, ctx, depth + 1)
             continue
+        if pinned(sub):
+            continue  # the schema's own option, whatever the field's name suggests
         inner = Parameter(param.tool, str(key), sub, role=param.role)
         for candidate in (*harvested_candidates(inner, ctx), *meaning_candidates(inner, ctx)):
-            if _fits(candidate.value, sub):
+            if fits_field(candidate.value, sub):
                 out[key] = candidate.value
-                if candidate.source == "harvested" and not companions:
-                    companions = ctx.harvested.companions(candidate.value)
+                if candidate.source == "harvested":
+                    harvested.add(str(key))
+                    companions = companions or ctx.harvested.companions(candidate.value)
                 break
     # Values that came together stay together: a hash sent with the lines it was taken of.
     for key, sub in properties.items():
@@ -248,18 +254,11 @@ def _nested_meaning(
             key in out
             and together is not None
             and isinstance(sub, Mapping)
-            and _fits(together, sub)
+            and fits_field(together, sub)
         ):
             out[key] = together
-    return out
-
-
-def _fits(value: Any, schema: Mapping[str, Any]) -> bool:
-    """Does ``value`` have the JSON type the schema asks for (enough for a nested field)?"""
-    from toolscore.schema_values import JSON_TYPE_CHECKS, primary_schema_type
-
-    check = JSON_TYPE_CHECKS.get(primary_schema_type(schema))
-    return check is None or check(value)
+            harvested.add(str(key))
+    return kept_fields(out, schema, harvested)
 
 
 def builtin_value_providers() -> list[ValueProviderSpec]:

@@ -181,6 +181,12 @@ class Harvest:
         """
         return isinstance(value, (str, int)) and not isinstance(value, bool) and value in self._made
 
+    def mark_made(self, values: list[Any]) -> None:
+        """Count ``values`` as made by this run (the new name a renamer gave a thing)."""
+        self._made.update(
+            v for v in values if isinstance(v, (str, int)) and not isinstance(v, bool)
+        )
+
     def add_created(self, noun: str, value: Any, tool: str, arguments: Mapping[str, Any]) -> None:
         """Remember a thing a producer made: a file at a path, a sheet or a task by name."""
         self._add(noun, value, ((tool, dict(arguments)),), self._created)

@@ -16,7 +16,7 @@ from typing import Any
 from toolscore.lazy_pattern import lazy_pattern
 
 from toolscore_mcp.values.providers import Candidate, Parameter, SynthesisContext, name_tokens
-from toolscore_mcp.values.roles import is_destructive
+from toolscore_mcp.values.roles import is_destructive, makes_a_part
 
 __all__ = ["fits_meaning", "meaning_candidates", "path_kind", "wants_new_path"]
 
@@ -148,6 +148,8 @@ def wants_new_path(param: Parameter, kind: str | None = None) -> bool:
         return False
     tokens = set(param.tokens)
     creates = bool(set(name_tokens(param.tool.name)) & _CREATING_VERBS)
+    if creates and makes_a_part(param.tool):
+        creates = False  # ``create_chart(path)``: the chart goes into a file that exists
     return (creates and not tokens & {"source", "src"}) or bool(tokens & _NEW_WORDS)
 
 

@@ -4,7 +4,7 @@
 "Supported: (a, b)", "cannot specify both head and tail", "unexpected keyword argument 'x'",
 "'x' is required": each names what to change. :func:`repair_arguments` returns the changed
 arguments and a one-line account of the change, or None when the hint says nothing we can
-act on. The caller bounds the tries (two per tool).
+act on. The caller bounds the tries (three per tool).
 """
 
 from __future__ import annotations
@@ -17,7 +17,11 @@ from typing import Any
 from toolscore.lazy_pattern import lazy_pattern
 
 from toolscore_mcp.values.builtin_providers import FORMAT_HINTS
+from toolscore_mcp.values.exists_repair import repair_taken_name
+from toolscore_mcp.values.json_text_repair import repair_json_text
 from toolscore_mcp.values.meaning import path_kind, wants_new_path
+from toolscore_mcp.values.nested_repair import repair_nested_missing, repair_quoted_value
+from toolscore_mcp.values.reference_repair import repair_range_cells, repair_reference
 from toolscore_mcp.values.synthesizer import ToolSynthesizer
 
 __all__ = ["repair_arguments"]
@@ -44,6 +48,7 @@ _UNEXPECTED = lazy_pattern(
     r"extra (?:fields|inputs?) (?:are )?not (?:permitted|allowed)",
     re.I,
 )
+_EITHER = lazy_pattern(r"\beither\b", re.I)
 _MISSING = lazy_pattern(r"required|missing|must (?:be )?(?:provided|specified|given)", re.I)
 _MISSING_PATH = lazy_pattern(r"does not exist|not found|no such file|enoent", re.I)
 _NOT_REPO = lazy_pattern(r"not a git repository|not a repository|no repository", re.I)
@@ -74,8 +79,10 @@ def repair_arguments(
     """New arguments that follow the hint in ``text``, and what was changed; or None."""
     props = synthesizer.properties
     named = list(dict.fromkeys([*_quoted_values(text, arguments), *_named(text, arguments, props)]))
-    for rule in (_drop_conflicts, _drop_unexpected, _add_missing, _drop_named_items, _learned,
-                 _paths, _options, _identifier, _formats, _numbers, _next_candidate):  # fmt: skip
+    for rule in (_drop_conflicts, _drop_unexpected, _add_missing, _drop_named_items,
+                 repair_json_text, repair_reference, repair_range_cells, repair_taken_name, _learned,
+                 _paths, _options, repair_quoted_value, repair_nested_missing, _identifier, _formats,
+                 _numbers, _drop_guesses, _next_candidate):  # fmt: skip
         fixed = rule(synthesizer, dict(arguments), text, named)
         if (
             fixed is not None
@@ -163,9 +170,13 @@ def _drop_unexpected(s: ToolSynthesizer, args: dict[str, Any], text: str, named:
 def _add_missing(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
     if not _MISSING.search(text) and not [n for n in named if n not in args]:
         return None
-    added = []
+    added: list[str] = []
+    # "Pass either source or series, not both": one of them (two names, one each; a message
+    # naming groups, "(old + new) or (range + content)", gets them all, as before).
+    missing = [name for name in named if name not in args]
+    one = bool(_BOTH.search(text) or _EITHER.search(text)) and len(missing) == 2
     for name in named:
-        if name not in args:
+        if name not in args and not (one and added):
             options = s.candidates(name)
             if options:
                 args[name] = options[0].value
@@ -362,9 +373,33 @@ def _numbers(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[st
     return None
 
 
+def _drop_guesses(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
+    """After every other rule, when the message blames none of our guesses by name: leave
+    out the optional values nothing vouched for (the schema-driven generator made them up:
+    a ``replace`` naming a chart that is not there, a ``filter`` matching nothing)."""
+
+    def guess(name: str) -> bool:
+        value = args.get(name)
+        return not isinstance(value, bool) and any(
+            c.source == "generated" and c.value == value for c in s.candidates(name)
+        )
+
+    if any(guess(name) for name in named if name in args):
+        return None  # the next candidate of the value it names
+    guessed = [name for name in args if name not in s.required and guess(name)]
+    for name in guessed:
+        del args[name]
+    return (args, f"dropped {', '.join(guessed)} (made-up optional values)") if guessed else None
+
+
 def _next_candidate(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
-    """No specific hint: try the next candidate of the argument the message names."""
-    for name in named or [n for n in args if n in s.required]:
+    """No specific hint: try the next candidate of the argument the message names.
+
+    A message that names no argument never changes a path: a path the server had a problem
+    with is one it names ("Path '/x' must point to ..."); "A1 holds no formula" is about
+    what is in the file, and another file would only be refused for its kind."""
+    unnamed = [n for n in args if n in s.required and path_kind(s.parameter(n)) is None]
+    for name in named or unnamed:
         if name not in args:
             continue
         for candidate in s.candidates(name):

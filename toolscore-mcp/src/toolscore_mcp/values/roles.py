@@ -15,7 +15,16 @@ from typing import Any
 from toolscore_mcp.model import MCPToolDef
 from toolscore_mcp.values.providers import name_tokens
 
-__all__ = ["is_destructive", "run_order", "tool_nouns", "tool_phase", "tool_role"]
+__all__ = [
+    "is_destructive",
+    "is_renamer",
+    "makes_a_part",
+    "makes_new",
+    "run_order",
+    "tool_nouns",
+    "tool_phase",
+    "tool_role",
+]
 
 _DESTROY = frozenset(
     {"delete", "remove", "drop", "reset", "close", "clear", "destroy", "purge", "kill", "stop",
@@ -180,3 +189,46 @@ def is_destructive(tool: MCPToolDef) -> bool:
     if annotations.get("readOnlyHint") is True:
         return False
     return annotations.get("destructiveHint") is True or tool_role(tool) == "destroyer"
+
+
+#: Verbs of a tool that gives an existing thing a new name (what it takes away must be ours).
+_RENAME = frozenset({"rename", "move", "mv", "relabel", "retitle"})
+
+
+def is_renamer(tool: MCPToolDef) -> bool:
+    """Named as renaming or moving a thing (``rename_sheet``): like a destroyer, it takes the
+    old name away, so its target must be something this run made."""
+    return bool(set(name_tokens(tool.name)) & _RENAME)
+
+
+def makes_new(tool: MCPToolDef, arguments: Mapping[str, Any]) -> bool:
+    """Did a passing call of ``tool`` bring a new thing into being?
+
+    A creator (``create_sheet``) does; so does a call that named the new thing
+    (``copy_sheet(new_name=...)``, ``rename_sheet(new_name=...)``). A modifier of an existing
+    thing (``set_sheet_layout(sheet="Sheet1")``) does not: a destroyer aimed at what it
+    touched would remove the sandbox's own.
+    """
+    if tool_phase(tool) == 0 and tool_role(tool) == "producer":
+        return True
+    return any("new" in name_tokens(str(key)) for key in arguments)
+
+
+#: Things a file holds: a tool that creates one of these puts it into an existing file.
+_PART_NOUNS = frozenset(
+    {"sheet", "worksheet", "chart", "pivot", "table", "slide", "shape", "paragraph", "heading",
+     "cell", "row", "column", "range", "picture", "comment", "footnote", "section", "style",
+     "sparkline", "slicer", "validation", "bookmark", "hyperlink", "textbox"}
+)  # fmt: skip
+_FILE_NOUNS = frozenset(
+    {"file", "directory", "dir", "folder", "workbook", "document", "doc", "presentation",
+     "spreadsheet", "archive", "zip", "pdf", "repo", "repository", "database", "db", "project",
+     "notebook", "copy", "backup", "export"}
+)  # fmt: skip
+
+
+def makes_a_part(tool: MCPToolDef) -> bool:
+    """Does the tool create a part of a file (``create_chart``, ``create_sheet``), which goes
+    into a file that exists, rather than a file (``create_workbook``, ``write_file``)?"""
+    nouns = tool_nouns(tool)
+    return bool(nouns & _PART_NOUNS) and not nouns & _FILE_NOUNS

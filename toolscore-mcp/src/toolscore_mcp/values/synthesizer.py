@@ -30,7 +30,7 @@ from toolscore_mcp.values.providers import (
     ValueProviderSpec,
     name_tokens,
 )
-from toolscore_mcp.values.roles import tool_nouns, tool_role
+from toolscore_mcp.values.roles import is_renamer, tool_nouns, tool_role
 from toolscore_mcp.values.schema_subset import instance_is_valid, schema_is_valid
 
 __all__ = ["ArgumentSet", "ToolSynthesizer", "collect_value_providers"]
@@ -240,7 +240,8 @@ class ToolSynthesizer:
         return found
 
     def seeds(self) -> dict[str, Candidate]:
-        """A destroyer's arguments from the call that made its thing in this run.
+        """A destroyer's (or a renamer's) arguments from the call that made its thing in
+        this run.
 
         ``delete_sheet(path, sheet)`` after ``create_sheet(path, new_name)`` passed: the same
         ``path``, and ``sheet`` is the ``new_name`` made, so the destroyer removes what the run
@@ -249,7 +250,8 @@ class ToolSynthesizer:
         maker's one name argument. Ids come from answers (the harvest), never from here.
         """
         harvest = self.context.harvested
-        if self.role != "destroyer" or harvest is None or not hasattr(harvest, "creation"):
+        takes_away = self.role == "destroyer" or is_renamer(self.tool)
+        if not takes_away or harvest is None or not hasattr(harvest, "creation"):
             return {}
         for noun in sorted(tool_nouns(self.tool)):
             made = harvest.creation(noun)
@@ -268,6 +270,8 @@ class ToolSynthesizer:
             seeds: dict[str, Candidate] = {}
             for name in self.properties:
                 tokens = set(name_tokens(name))
+                if "new" in tokens:
+                    continue  # a renamer's new name is a fresh one, never the maker's
                 names_it = "id" not in tokens and (tokens == {noun} or bool(tokens & _NAME_WORDS))
                 if named and names_it and (made_name or name not in arguments):
                     value = arguments[named[0]]
@@ -283,7 +287,9 @@ class ToolSynthesizer:
 
     def _build(self, names: Sequence[str], rank: int, label: str) -> ArgumentSet | None:
         chosen: dict[str, Candidate] = {}
-        seeds = self.seeds() if rank == 0 else {}
+        # A renamer's every call aims at what the run made: renaming the sandbox's own
+        # (its first sheet) would take it away from every later tool.
+        seeds = self.seeds() if rank == 0 or is_renamer(self.tool) else {}
         for name in names:
             if name in seeds:
                 chosen[name] = seeds[name]
