@@ -15,6 +15,7 @@ from typing import Any
 
 from toolscore.lazy_pattern import lazy_pattern
 
+from toolscore_mcp.values.positions import position_value
 from toolscore_mcp.values.providers import Candidate, Parameter, SynthesisContext, name_tokens
 from toolscore_mcp.values.roles import is_destructive
 
@@ -514,8 +515,8 @@ def _number_meaning(param: Parameter) -> Iterator[Candidate]:
     tokens = set(param.tokens)
     if tokens & {"page"}:
         yield Candidate(1, "plain")
-    elif tokens & {"offset", "skip", "start", "index", "from"}:
-        yield Candidate(0, "plain")
+    elif (place := position_value(param)) is not None:
+        yield Candidate(place, "plain")
     elif tokens & {"latitude", "lat"}:
         yield Candidate(51.5, "meaning")
     elif tokens & {"longitude", "lon", "lng"}:

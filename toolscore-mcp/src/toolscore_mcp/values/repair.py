@@ -24,9 +24,10 @@ __all__ = ["repair_arguments"]
 
 _QUOTED = lazy_pattern(r"[\"'`]([^\"'`\n]{1,200})[\"'`]")
 _OPTIONS = lazy_pattern(
-    r"(?:one of|supported(?: values| options| formats)?|valid (?:values|options|choices)"
-    r"(?: are)?|allowed(?: values)?(?: are)?|available(?: \w+)?|expected|options(?: are)?"
-    r"|choose from|must be)\s*[:=]?\s*[\[({]?\s*((?:[\"'`]?[\w./+-]+[\"'`]?\s*(?:,|\||\bor\b)\s*)+"
+    r"(?:one of|supported(?: values| options| formats)?|valid (?:\w+ )?(?:values|options|choices"
+    r"|types|kinds|modes|operations)(?: are)?|allowed(?: values)?(?: are)?|available(?: \w+){0,3}"
+    r"|expected|options(?: are)?|choose from|must be|\buse)"
+    r"\s*[:=]?\s*[\[({]?\s*((?:[\"'`]?[\w./+-]+[\"'`]?\s*(?:,\s*(?:or\b)?|\||\bor\b)\s*)+"
     r"[\"'`]?[\w./+-]+[\"'`]?)",
     re.I,
 )
