@@ -167,15 +167,19 @@ def discovered_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[C
 def harvested_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[Candidate]:
     """Ids, names and paths other tools returned this run, for a parameter of that name."""
     from toolscore_mcp.values.meaning import fits_meaning, path_kind
+    from toolscore_mcp.values.positions import made_for, position_value
     from toolscore_mcp.values.roles import is_destructive
 
     harvest = ctx.harvested
     if harvest is None or path_kind(param) is not None or "new" in param.tokens:
         return  # a new name is one nothing has yet
     destructive = is_destructive(param.tool)
+    place = position_value(param) is not None and param.json_type == "integer"
     for value, setup in harvest.lookup(param.name, param.tool.name, (), made_only=destructive):
         if not fits_meaning(param, value):
             continue  # a path for a hash, a sentence for an id
+        if place and not made_for(param.tool, setup):
+            continue  # a position among other things than this tool's
         if param.json_type == "array" and not isinstance(value, list):
             value = [value]
         yield Candidate(value, "harvested", setup)

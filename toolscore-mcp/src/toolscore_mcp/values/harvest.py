@@ -32,8 +32,11 @@ _PREFIXED_ID = lazy_pattern(
 )
 _USEFUL = lazy_pattern(
     r"(?:^|_)(?:id|ids|uuid|key|name|names|path|paths|handle|uri|table|tables|column|columns|ref"
-    r"|hash|sha|token|session|file|filename)$"
+    r"|hash|sha|token|session|file|filename|index|idx)$"
 )
+#: Last words of a position (``shape_index``): kept under the whole name only, since a
+#: shape's index is no slide's.
+_POSITION_KEYS = frozenset({"index", "idx"})
 #: Verbs of a tool that lists things: the names and ids in its answer are of its noun.
 _GENERIC = frozenset({"new", "old", "target", "source", "src", "dest", "the", "of", "to", "by"})
 _LISTING = frozenset({"list", "get", "show", "all", "enumerate", "available", "find", "search"})
@@ -100,7 +103,7 @@ class Harvest:
         elif key and _USEFUL.search(key):
             self._add(key, data, setup)
             last = key.rsplit("_", 1)[-1]
-            if last != key:
+            if last != key and last not in _POSITION_KEYS:
                 self._add(last, data, setup)
 
     def add_call(
@@ -219,6 +222,8 @@ class Harvest:
         last = singular.rsplit("_", 1)[-1]
         # ``table_name``: the tables a listing named before any name at all.
         nouns = [word for word in singular.split("_")[:-1] if word not in _GENERIC]
+        if last in _POSITION_KEYS:
+            nouns, last = [], key  # a position is only ever a position of its own kind
         seen: list[Any] = []
         for candidate in dict.fromkeys((key, singular, *nouns, last, *fallbacks)):
             for value, setup in self._values.get(candidate, ()):

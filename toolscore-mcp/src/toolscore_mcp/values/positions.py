@@ -9,9 +9,13 @@ is not empty, inside whatever holds at least two things.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from toolscore_mcp.model import MCPToolDef
 from toolscore_mcp.values.providers import Parameter, name_tokens
 
-__all__ = ["is_span_end", "position_value"]
+__all__ = ["is_span_end", "made_for", "position_value"]
 
 #: Name words of a number that counts from the start (``offset``, ``slide_index``,
 #: ``placeholder_idx``, ``row``, ``col``).
@@ -45,3 +49,13 @@ def position_value(param: Parameter) -> int | None:
     if set(param.tokens) & _POSITION_WORDS:
         return 0
     return None
+
+
+def made_for(tool: MCPToolDef, setup: tuple[tuple[str, Mapping[str, Any]], ...]) -> bool:
+    """Did the call that gave a position make a thing this tool acts on (``add_table``'s
+    ``shape_index`` for ``format_table_cell``)? A position another producer returned points
+    at something else (a chart's shape is not a table)."""
+    from toolscore_mcp.values.roles import tool_nouns
+
+    mine = tool_nouns(tool)
+    return any(tool_nouns(MCPToolDef(name=name)) & mine for name, _ in setup)

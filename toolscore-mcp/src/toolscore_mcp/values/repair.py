@@ -210,6 +210,9 @@ def _learned(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[st
     learned = getattr(s.context, "learned", None) or {}
     for name in [n for n in named if n in args] or [n for n in args if n in s.required]:
         value = learned.get(name)
+        listed = _listed_options(text)
+        if listed and value not in listed:
+            continue  # the message lists what this tool takes, and that is not among them
         if value is not None and value != args[name]:
             args[name] = value
             return args, f"{name} -> {value!r} (accepted earlier in this run)"
@@ -324,12 +327,20 @@ def _within(root: str, previous: Any) -> str:
     return str(candidate) if name and candidate.exists() else root
 
 
-def _options(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
+def _listed_options(text: str) -> list[str]:
+    """The options a message lists ("Must be 'add' or 'enhance'", "Available shape types:
+    arrow, cloud"), or []."""
     match = _OPTIONS.search(text)
     if not match:
-        return None
+        return []
     options = [o.strip("\"'` ") for o in re.split(r"\s*(?:,|\||\bor\b)\s*", match.group(1))]
-    options = [o for o in options if o]
+    return [o for o in options if o]
+
+
+def _options(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
+    options = _listed_options(text)
+    if not options:
+        return None
     targets = [n for n in named if n in args and isinstance(args[n], str)]
     if not targets:
         targets = [n for n in args if isinstance(args[n], str) and s.candidates(n) and
