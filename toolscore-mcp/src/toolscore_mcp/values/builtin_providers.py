@@ -175,11 +175,13 @@ def harvested_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[Ca
         return  # a new name is one nothing has yet
     destructive = is_destructive(param.tool)
     place = position_value(param) is not None and param.json_type == "integer"
-    for value, setup in harvest.lookup(param.name, param.tool.name, (), made_only=destructive):
+    # A position among other things than this tool's (a chart's shape for a table tool) is
+    # no position for it.
+    accept = (lambda _value, setup: made_for(param.tool, setup)) if place else None
+    found = harvest.lookup(param.name, param.tool.name, (), made_only=destructive, accept=accept)
+    for value, setup in found:
         if not fits_meaning(param, value):
             continue  # a path for a hash, a sentence for an id
-        if place and not made_for(param.tool, setup):
-            continue  # a position among other things than this tool's
         if param.json_type == "array" and not isinstance(value, list):
             value = [value]
         yield Candidate(value, "harvested", setup)

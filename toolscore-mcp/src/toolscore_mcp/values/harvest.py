@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from toolscore.lazy_pattern import lazy_pattern
@@ -211,9 +211,11 @@ class Harvest:
         fallbacks: tuple[str, ...],
         *,
         made_only: bool = False,
+        accept: Callable[[Any, Setup], bool] | None = None,
     ) -> Iterator[tuple[Any, Setup]]:
         """Values for ``parameter``: under its own name, then its last word, then ``fallbacks``
-        (with ``made_only``, only those this run's producers made: a destroyer's targets).
+        (with ``made_only``, only those this run's producers made: a destroyer's targets;
+        with ``accept``, only the values and producing calls it accepts).
 
         The producing call is never ``tool`` itself with the same value it sent.
         """
@@ -228,6 +230,8 @@ class Harvest:
         for candidate in dict.fromkeys((key, singular, *nouns, last, *fallbacks)):
             for value, setup in self._values.get(candidate, ()):
                 if value in seen or (made_only and not self.made(value)):
+                    continue
+                if accept is not None and not accept(value, setup):
                     continue
                 seen.append(value)
                 yield value, setup
