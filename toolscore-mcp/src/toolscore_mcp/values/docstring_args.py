@@ -61,4 +61,6 @@ def _parse(description: str) -> tuple[tuple[str, str], ...]:
             entries[current] = [entry.group(2).strip()]
         elif current is not None:
             entries[current].append(stripped)
-    return tuple((name, " ".join(part for part in parts if part)) for name, parts in entries.items())
+    return tuple(
+        (name, " ".join(part for part in parts if part)) for name, parts in entries.items()
+    )

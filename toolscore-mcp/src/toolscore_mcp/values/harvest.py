@@ -153,7 +153,7 @@ class Harvest:
             self._add(f"{match.group(1).lower()}_id", match.group(2), setup)
         noun = _listed_noun(tool)
         if noun:
-            for suffix, value in _listed(answers, text):
+            for suffix, value in _listed(answers, text, noun):
                 self._add(noun + suffix, value, setup)
 
     def _keep_group(self, data: Mapping[str, Any]) -> None:
@@ -268,7 +268,18 @@ def _listed_noun(tool: str) -> str:
 _IDENTIFIER = lazy_pattern(r"^[\w.:/@-]{1,120}$")
 
 
-def _listed(answers: list[Any], text: str) -> list[tuple[str, Any]]:
+def _wrapped_list(answer: Mapping[str, Any], noun: str) -> list[Any]:
+    """The list a listing wrapped in one object (``{"presentations": [...], "total": 1}``):
+    the one named after the listed noun, else the first list of objects, else the first."""
+    lists = [(str(key), value) for key, value in answer.items() if isinstance(value, list)]
+    for key, value in lists:
+        if _key(key) in (noun, noun + "s", noun[:-1] + "ies" if noun.endswith("y") else noun):
+            return value
+    objects = [value for _, value in lists if value and isinstance(value[0], Mapping)]
+    return (objects or [value for _, value in lists] or [[]])[0]
+
+
+def _listed(answers: list[Any], text: str, noun: str = "") -> list[tuple[str, Any]]:
     """What a listing answered with, as (key suffix, value): the strings of a list and the
     ``name`` of each object (suffix ""), each object's ``id`` (suffix ``_id``); for a
     plain-text answer, its lines when each is one identifier."""
@@ -276,7 +287,7 @@ def _listed(answers: list[Any], text: str) -> list[tuple[str, Any]]:
     for answer in answers:
         items = answer
         if isinstance(answer, Mapping):
-            items = next((v for v in answer.values() if isinstance(v, list)), [])
+            items = _wrapped_list(answer, noun)
         if not isinstance(items, list):
             continue
         for item in items[:20]:

@@ -513,7 +513,7 @@ def fits_meaning(param: Parameter, value: Any) -> bool:
 
 def _number_meaning(param: Parameter) -> Iterator[Candidate]:
     tokens = set(param.tokens)
-    if tokens & {"page"}:
+    if tokens & {"page"} and not tokens & {"index", "idx"}:  # a page number; an index is 0
         yield Candidate(1, "plain")
     elif (place := position_value(param)) is not None:
         yield Candidate(place, "plain")
