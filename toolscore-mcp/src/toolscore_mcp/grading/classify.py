@@ -102,7 +102,7 @@ _INTERNAL = lazy_pattern(
     r"|ValueError|ZeroDivisionError|AssertionError|RuntimeError|UnboundLocalError|"
     r"NullPointerException|ReferenceError|RangeError)\b|cannot read propert(?:y|ies) of"
     r"|is not a function|undefined is not|nonetype|object has no attribute|segmentation fault"
-    r"|panic(?:ked)?:|stack overflow|maximum call stack",
+    r"|panic(?:ked)?:|stack overflow|maximum call stack|unsupported operand type\(s\)",
     re.IGNORECASE,
 )
 _STATE = lazy_pattern(
@@ -140,6 +140,8 @@ _BLAMES_INPUT = lazy_pattern(
     r"|mutually exclusive|only one of|not both|simultaneously|at the same time",
     re.IGNORECASE,
 )
+#: An answer that says, in its own JSON, that the call succeeded.
+_SUCCESS_CLAIMED = lazy_pattern(r"\"(?:success|ok)\"\s*:\s*true\b", re.IGNORECASE)
 _REASON_WORDS = lazy_pattern(r"[A-Za-z]{3,}")
 _BARE = lazy_pattern(
     r"^\W*(?:error|failed|failure|exception|false|null|none|undefined|unknown error|"
@@ -266,6 +268,9 @@ def classify_failure(
     if _STATE.search(text):
         return Classification("rejected-input", "setup", "the server lacks the state it needs")
     if looks_like_internal_error(text):
+        if _SUCCESS_CLAIMED.search(text):
+            # It took our input and said it succeeded, then failed inside: its own bug.
+            return Classification("defect", reason="an internal error inside a success answer")
         if guessed:
             return Classification(
                 "rejected-input", reason="internal error on an argument we guessed"

@@ -233,10 +233,24 @@ class Harvest:
                     continue
                 if accept is not None and not accept(value, setup):
                     continue
+                if candidate == last != key and nouns and _of_another_kind(setup, nouns):
+                    continue  # a presentation's bare ``id`` is no ``template_id``
                 seen.append(value)
                 yield value, setup
                 if len(seen) >= 3:
                     return
+
+
+def _of_another_kind(setup: Setup, nouns: list[str]) -> bool:
+    """Was a bare ``id`` (or ``name``) made by a tool whose name speaks of things, none of
+    them ``nouns``? (``create_presentation``'s id, for a ``template_id``.)"""
+    if not setup:
+        return False
+    words = {
+        word[:-1] if word.endswith("s") and len(word) > 3 else word
+        for word in name_tokens(setup[0][0])
+    }
+    return len(words) > 1 and not words & set(nouns)
 
 
 def _parsed(text: str) -> Any:
