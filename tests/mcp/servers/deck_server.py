@@ -11,6 +11,7 @@ Every failure is a JSON ``{"error": ...}`` with ``isError`` false. What it asks 
 * ``set_layout`` lists its kinds only in its error ("Available layout kinds: ...");
 * ``arrange`` documents its modes only in a docstring ``Args:`` section;
 * ``fade_page`` is not implemented (a success-looking "placeholder" answer): broken;
+* ``add_picture`` takes a PNG file in ``picture_source``, which only its error calls a file;
 * ``snapshot`` needs a program this machine lacks ("Command 'screencapture' not found").
 
 Standard library only.
@@ -19,6 +20,7 @@ Standard library only.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from _stdio import serve, text_result
@@ -74,6 +76,12 @@ TOOLS = [
         ["deck_id", "page_index"],
     ),
     _tool("snapshot", "Take a picture of the screen.", {}, []),
+    _tool(
+        "add_picture",
+        "Put a picture on a page of a deck.",
+        {"deck_id": _DECK, "page_index": _INT, "picture_source": {"type": "string"}},
+        ["deck_id", "page_index", "picture_source"],
+    ),
 ]
 
 
@@ -104,6 +112,12 @@ def _on_page(name: str, page: list[str], arguments: dict[str, Any]) -> dict[str,
         if arguments.get("row") not in (0, 1) or arguments.get("col") not in (0, 1):
             return _json({"error": "Failed to format the cell. Check that indices are valid."})
         return _json({"message": "Formatted the cell"})
+    if name == "add_picture":
+        source = Path(str(arguments.get("picture_source")))
+        if source.suffix != ".png" or not source.is_file():
+            return _json({"error": f"Image file not found: {source}"})
+        page.append("picture")
+        return _json({"message": "Added the picture", "shape_index": len(page) - 1})
     if name == "style_text":
         start, end = arguments.get("start_pos"), arguments.get("end_pos")
         if not (isinstance(start, int) and isinstance(end, int) and 0 <= start < end <= 4):

@@ -19,7 +19,7 @@ from toolscore_mcp.values.positions import position_value
 from toolscore_mcp.values.providers import Candidate, Parameter, SynthesisContext, name_tokens
 from toolscore_mcp.values.roles import is_destructive
 
-__all__ = ["fits_meaning", "meaning_candidates", "path_kind", "wants_new_path"]
+__all__ = ["extensions_in", "fits_meaning", "meaning_candidates", "path_kind", "wants_new_path"]
 
 _PATH_WORDS = frozenset(
     {"path", "paths", "file", "files", "filename", "filepath", "filenames", "dir", "dirs",
@@ -107,7 +107,7 @@ def _own_extension(param: Parameter) -> str:
     return _extension(param, own=True)
 
 
-def _extensions_in(text: str) -> list[str]:
+def extensions_in(text: str) -> list[str]:
     """Every file extension ``text`` names, by suffix (``.xlsx``) or by word ("a PDF")."""
     found = [
         {"markdown": ".md", "jpeg": ".jpg", "sqlite3": ".db", "yml": ".yaml"}.get(ext, f".{ext}")
@@ -126,7 +126,7 @@ def _extension(param: Parameter, *, own: bool = False) -> str:
         texts.append((" ".join(name_tokens(param.tool.name)), False))
         texts.append((param.tool.description, True))
     for text, needs_one in texts:
-        found = _extensions_in(text)
+        found = extensions_in(text)
         if found and (len(found) == 1 or not needs_one):
             return found[0]
     return ""

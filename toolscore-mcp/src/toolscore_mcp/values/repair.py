@@ -76,7 +76,8 @@ def repair_arguments(
     props = synthesizer.properties
     named = list(dict.fromkeys([*_quoted_values(text, arguments), *_named(text, arguments, props)]))
     for rule in (_drop_conflicts, _drop_unexpected, _add_missing, _drop_named_items, _learned,
-                 _paths, _options, _identifier, _formats, _numbers, _next_candidate):  # fmt: skip
+                 _paths, _a_file_after_all, _options, _identifier, _formats, _numbers,
+                 _next_candidate):  # fmt: skip
         fixed = rule(synthesizer, dict(arguments), text, named)
         if (
             fixed is not None
@@ -276,6 +277,30 @@ def _paths(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]
         return None
     args[name] = [value] if many else value
     return args, f"{name} -> {value} ({why})"
+
+
+_FILE_MISSING = lazy_pattern(
+    r"\bfile (?:not found|does not exist|doesn't exist|is missing)|no such file", re.I
+)
+
+
+def _a_file_after_all(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
+    """ "Image file not found: sample_image_source": a parameter whose name did not say so
+    takes a file, and the message says of which kind. The sandbox's file of that kind."""
+    sandbox = s.context.sandbox
+    if sandbox is None or not _FILE_MISSING.search(text):
+        return None
+    from toolscore_mcp.values.meaning import extensions_in
+
+    for name, value in args.items():
+        if not isinstance(value, str) or len(value) < 3 or value not in text or "/" in value:
+            continue
+        for extension in extensions_in(text):
+            found = sandbox.file_with_extension(extension)
+            if found is not None:
+                args[name] = str(found)
+                return args, f"{name} -> {found} (a {extension} file, as the message says)"
+    return None
 
 
 def _own_kind(sandbox: Any, sent: str, text: str) -> str | None:
