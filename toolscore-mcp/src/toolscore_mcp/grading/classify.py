@@ -24,6 +24,8 @@ from collections.abc import Mapping
 import attrs
 from toolscore.lazy_pattern import lazy_pattern
 
+from toolscore_mcp.grading.unfinished import says_unfinished
+
 __all__ = [
     "CERTAIN_SOURCES",
     "VOUCHED_SOURCES",
@@ -87,7 +89,11 @@ _BINARY = lazy_pattern(
     r"|install (?:the )?(?:browser|chromium|binary)"
     r"|requires? (?:a |the )?(?:google )?(?:chrom(?:e|ium)|(?:web )?browser)\b"
     r"|please install (?:google )?chrom(?:e|ium)"
-    r"|(?:couldn't|could not|unable to|failed to) (?:open|launch|find) (?:the |a )?(?:web )?browser",
+    r"|(?:couldn't|could not|unable to|failed to) (?:open|launch|find) (?:the |a )?(?:web )?browser"
+    # "Command 'osascript' not found"; "not implemented for linux": a program this OS lacks.
+    r"|\b(?:command|program|executable|binary) [\"'`]?[\w.+-]+[\"'`]? (?:was )?not found"
+    r"|not (?:implemented|supported|available) (?:for|on|in) (?:the )?(?:linux|windows|win32|macos"
+    r"|mac ?os|os ?x|darwin|this (?:platform|os|operating system|system)|your (?:platform|os))\b",
     re.IGNORECASE,
 )
 _INTERNAL = lazy_pattern(
@@ -96,7 +102,7 @@ _INTERNAL = lazy_pattern(
     r"|ValueError|ZeroDivisionError|AssertionError|RuntimeError|UnboundLocalError|"
     r"NullPointerException|ReferenceError|RangeError)\b|cannot read propert(?:y|ies) of"
     r"|is not a function|undefined is not|nonetype|object has no attribute|segmentation fault"
-    r"|panic(?:ked)?:|stack overflow|maximum call stack",
+    r"|panic(?:ked)?:|stack overflow|maximum call stack|unsupported operand type\(s\)",
     re.IGNORECASE,
 )
 _STATE = lazy_pattern(
@@ -107,8 +113,12 @@ _STATE = lazy_pattern(
     r"|field|property|key|option)\w+|already exists|no (?:\w+ )?(?:named|with (?:id|name))"
     r"|not a (?:git )?repository|not (?:a )?(?:valid )?(?:file|directory|folder)|is a directory"
     r"|is empty|no (?:\w+ )?(?:selected|open|loaded|available)|not (?:open|loaded|initiali[sz]ed"
-    r"|no \w+ (?:is |are )?(?:currently )?(?:loaded|open|selected|active)\b"
     r"|connected|running|started)|must (?:first|be created)|create (?:one|it) first|enoent|eisdir"
+    # "No presentation is currently loaded", "no document is open": nothing to act on yet.
+    r"|no \w+ (?:is |are )?(?:currently |yet )?(?:loaded|open|opened|selected|active)\b"
+    # "Shape at index 0 is not a table": what sits there is another kind of thing.
+    r"|\b(?:at (?:index|position) \S+|shape|object|item|element|cell|node|entry) is not an? "
+    r"(?!valid\b|function\b|number\b|string\b)\w+"
     r"|enotdir|outside (?:of )?(?:the )?allowed|access denied|permission denied|not allowed to access"
     # Chinese and Japanese: cannot find, does not exist, not found.
     r"|找不到|不存在|未找到|見つかりません",
@@ -130,6 +140,8 @@ _BLAMES_INPUT = lazy_pattern(
     r"|mutually exclusive|only one of|not both|simultaneously|at the same time",
     re.IGNORECASE,
 )
+#: An answer that says, in its own JSON, that the call succeeded.
+_SUCCESS_CLAIMED = lazy_pattern(r"\"(?:success|ok)\"\s*:\s*true\b", re.IGNORECASE)
 _REASON_WORDS = lazy_pattern(r"[A-Za-z]{3,}")
 _BARE = lazy_pattern(
     r"^\W*(?:error|failed|failure|exception|false|null|none|undefined|unknown error|"
@@ -244,6 +256,8 @@ def classify_failure(
     need = environment_need(text)
     if need is not None:
         return Classification("environment", need, f"needs {need}")
+    if says_unfinished(text):
+        return Classification("defect", reason="the tool says it is not implemented")
     if _gives_no_reason(text):
         return Classification("defect", reason="refused input without giving a reason")
     if blamed is not None and blamed in evidence:
@@ -254,6 +268,9 @@ def classify_failure(
     if _STATE.search(text):
         return Classification("rejected-input", "setup", "the server lacks the state it needs")
     if looks_like_internal_error(text):
+        if _SUCCESS_CLAIMED.search(text):
+            # It took our input and said it succeeded, then failed inside: its own bug.
+            return Classification("defect", reason="an internal error inside a success answer")
         if guessed:
             return Classification(
                 "rejected-input", reason="internal error on an argument we guessed"

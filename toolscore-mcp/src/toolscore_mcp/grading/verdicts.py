@@ -21,6 +21,7 @@ from toolscore.lazy_pattern import lazy_pattern
 
 from toolscore_mcp.client.content import content_to_text
 from toolscore_mcp.grading.classify import classify_failure
+from toolscore_mcp.grading.unfinished import says_unfinished
 from toolscore_mcp.model import MCPToolDef, MCPToolResult, Scenario, ScenarioResult, Verdict
 from toolscore_mcp.values.schema_subset import instance_is_valid
 
@@ -194,6 +195,8 @@ def reports_failure(result: MCPToolResult) -> bool:
     if _FAILURE_TEXT.match(text) or _ERROR_TAG.search(text) or _ERRNO.search(text):
         return True
     if _FAILURE_TAG.search(text) or _CJK_FAILURE_OPENING.match(text):
+        return True
+    if says_unfinished(text):  # "... a placeholder for future enhancement": it did nothing
         return True
     if len(text) <= _SHORT_ANSWER and _BLOCKED.search(text):
         return True

@@ -167,13 +167,19 @@ def discovered_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[C
 def harvested_candidates(param: Parameter, ctx: SynthesisContext) -> Iterator[Candidate]:
     """Ids, names and paths other tools returned this run, for a parameter of that name."""
     from toolscore_mcp.values.meaning import fits_meaning, path_kind
+    from toolscore_mcp.values.positions import made_for, position_value
     from toolscore_mcp.values.roles import is_destructive
 
     harvest = ctx.harvested
     if harvest is None or path_kind(param) is not None or "new" in param.tokens:
         return  # a new name is one nothing has yet
     destructive = is_destructive(param.tool)
-    for value, setup in harvest.lookup(param.name, param.tool.name, (), made_only=destructive):
+    place = position_value(param) is not None and param.json_type == "integer"
+    # A position among other things than this tool's (a chart's shape for a table tool) is
+    # no position for it.
+    accept = (lambda _value, setup: made_for(param.tool, setup)) if place else None
+    found = harvest.lookup(param.name, param.tool.name, (), made_only=destructive, accept=accept)
+    for value, setup in found:
         if not fits_meaning(param, value):
             continue  # a path for a hash, a sentence for an id
         if param.json_type == "array" and not isinstance(value, list):

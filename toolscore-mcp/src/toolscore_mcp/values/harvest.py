@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from toolscore.lazy_pattern import lazy_pattern
@@ -32,8 +32,11 @@ _PREFIXED_ID = lazy_pattern(
 )
 _USEFUL = lazy_pattern(
     r"(?:^|_)(?:id|ids|uuid|key|name|names|path|paths|handle|uri|table|tables|column|columns|ref"
-    r"|hash|sha|token|session|file|filename)$"
+    r"|hash|sha|token|session|file|filename|index|idx)$"
 )
+#: Last words of a position (``shape_index``): kept under the whole name only, since a
+#: shape's index is no slide's.
+_POSITION_KEYS = frozenset({"index", "idx"})
 #: Verbs of a tool that lists things: the names and ids in its answer are of its noun.
 _GENERIC = frozenset({"new", "old", "target", "source", "src", "dest", "the", "of", "to", "by"})
 _LISTING = frozenset({"list", "get", "show", "all", "enumerate", "available", "find", "search"})
@@ -100,7 +103,7 @@ class Harvest:
         elif key and _USEFUL.search(key):
             self._add(key, data, setup)
             last = key.rsplit("_", 1)[-1]
-            if last != key:
+            if last != key and last not in _POSITION_KEYS:
                 self._add(last, data, setup)
 
     def add_call(
@@ -150,7 +153,7 @@ class Harvest:
             self._add(f"{match.group(1).lower()}_id", match.group(2), setup)
         noun = _listed_noun(tool)
         if noun:
-            for suffix, value in _listed(answers, text):
+            for suffix, value in _listed(answers, text, noun):
                 self._add(noun + suffix, value, setup)
 
     def _keep_group(self, data: Mapping[str, Any]) -> None:
@@ -214,9 +217,11 @@ class Harvest:
         fallbacks: tuple[str, ...],
         *,
         made_only: bool = False,
+        accept: Callable[[Any, Setup], bool] | None = None,
     ) -> Iterator[tuple[Any, Setup]]:
         """Values for ``parameter``: under its own name, then its last word, then ``fallbacks``
-        (with ``made_only``, only those this run's producers made: a destroyer's targets).
+        (with ``made_only``, only those this run's producers made: a destroyer's targets;
+        with ``accept``, only the values and producing calls it accepts).
 
         The producing call is never ``tool`` itself with the same value it sent.
         """
@@ -225,15 +230,33 @@ class Harvest:
         last = singular.rsplit("_", 1)[-1]
         # ``table_name``: the tables a listing named before any name at all.
         nouns = [word for word in singular.split("_")[:-1] if word not in _GENERIC]
+        if last in _POSITION_KEYS:
+            nouns, last = [], key  # a position is only ever a position of its own kind
         seen: list[Any] = []
         for candidate in dict.fromkeys((key, singular, *nouns, last, *fallbacks)):
             for value, setup in self._values.get(candidate, ()):
                 if value in seen or (made_only and not self.made(value)):
                     continue
+                if accept is not None and not accept(value, setup):
+                    continue
+                if candidate == last != key and nouns and _of_another_kind(setup, nouns):
+                    continue  # a presentation's bare ``id`` is no ``template_id``
                 seen.append(value)
                 yield value, setup
                 if len(seen) >= 3:
                     return
+
+
+def _of_another_kind(setup: Setup, nouns: list[str]) -> bool:
+    """Was a bare ``id`` (or ``name``) made by a tool whose name speaks of things, none of
+    them ``nouns``? (``create_presentation``'s id, for a ``template_id``.)"""
+    if not setup:
+        return False
+    words = {
+        word[:-1] if word.endswith("s") and len(word) > 3 else word
+        for word in name_tokens(setup[0][0])
+    }
+    return len(words) > 1 and not words & set(nouns)
 
 
 def _parsed(text: str) -> Any:
@@ -265,7 +288,18 @@ def _listed_noun(tool: str) -> str:
 _IDENTIFIER = lazy_pattern(r"^[\w.:/@-]{1,120}$")
 
 
-def _listed(answers: list[Any], text: str) -> list[tuple[str, Any]]:
+def _wrapped_list(answer: Mapping[str, Any], noun: str) -> list[Any]:
+    """The list a listing wrapped in one object (``{"presentations": [...], "total": 1}``):
+    the one named after the listed noun, else the first list of objects, else the first."""
+    lists = [(str(key), value) for key, value in answer.items() if isinstance(value, list)]
+    for key, value in lists:
+        if _key(key) in (noun, noun + "s", noun[:-1] + "ies" if noun.endswith("y") else noun):
+            return value
+    objects = [value for _, value in lists if value and isinstance(value[0], Mapping)]
+    return (objects or [value for _, value in lists] or [[]])[0]
+
+
+def _listed(answers: list[Any], text: str, noun: str = "") -> list[tuple[str, Any]]:
     """What a listing answered with, as (key suffix, value): the strings of a list and the
     ``name`` of each object (suffix ""), each object's ``id`` (suffix ``_id``); for a
     plain-text answer, its lines when each is one identifier."""
@@ -273,7 +307,7 @@ def _listed(answers: list[Any], text: str) -> list[tuple[str, Any]]:
     for answer in answers:
         items = answer
         if isinstance(answer, Mapping):
-            items = next((v for v in answer.values() if isinstance(v, list)), [])
+            items = _wrapped_list(answer, noun)
         if not isinstance(items, list):
             continue
         for item in items[:20]:

@@ -15,10 +15,11 @@ from typing import Any
 
 from toolscore.lazy_pattern import lazy_pattern
 
+from toolscore_mcp.values.positions import position_value
 from toolscore_mcp.values.providers import Candidate, Parameter, SynthesisContext, name_tokens
 from toolscore_mcp.values.roles import is_destructive, makes_a_part
 
-__all__ = ["fits_meaning", "meaning_candidates", "path_kind", "wants_new_path"]
+__all__ = ["extensions_in", "fits_meaning", "meaning_candidates", "path_kind", "wants_new_path"]
 
 _PATH_WORDS = frozenset(
     {"path", "paths", "file", "files", "filename", "filepath", "filenames", "dir", "dirs",
@@ -106,7 +107,7 @@ def _own_extension(param: Parameter) -> str:
     return _extension(param, own=True)
 
 
-def _extensions_in(text: str) -> list[str]:
+def extensions_in(text: str) -> list[str]:
     """Every file extension ``text`` names, by suffix (``.xlsx``) or by word ("a PDF")."""
     found = [
         {"markdown": ".md", "jpeg": ".jpg", "sqlite3": ".db", "yml": ".yaml"}.get(ext, f".{ext}")
@@ -125,7 +126,7 @@ def _extension(param: Parameter, *, own: bool = False) -> str:
         texts.append((" ".join(name_tokens(param.tool.name)), False))
         texts.append((param.tool.description, True))
     for text, needs_one in texts:
-        found = _extensions_in(text)
+        found = extensions_in(text)
         if found and (len(found) == 1 or not needs_one):
             return found[0]
     return ""
@@ -514,10 +515,10 @@ def fits_meaning(param: Parameter, value: Any) -> bool:
 
 def _number_meaning(param: Parameter) -> Iterator[Candidate]:
     tokens = set(param.tokens)
-    if tokens & {"page"}:
+    if tokens & {"page"} and not tokens & {"index", "idx"}:  # a page number; an index is 0
         yield Candidate(1, "plain")
-    elif tokens & {"offset", "skip", "start", "index", "from"}:
-        yield Candidate(0, "plain")
+    elif (place := position_value(param)) is not None:
+        yield Candidate(place, "plain")
     elif tokens & {"latitude", "lat"}:
         yield Candidate(51.5, "meaning")
     elif tokens & {"longitude", "lon", "lng"}:

@@ -84,8 +84,14 @@ class Parameter:
 
     @property
     def description(self) -> str:
+        """The schema's description; without one, the line the tool's own description gives
+        the parameter in a docstring-style ``Args:`` section."""
         text = self.schema.get("description")
-        return text if isinstance(text, str) else ""
+        if isinstance(text, str) and text.strip():
+            return text
+        from toolscore_mcp.values.docstring_args import documented_arguments
+
+        return documented_arguments(self.tool.description or "").get(self.name, "")
 
     @property
     def json_type(self) -> str:

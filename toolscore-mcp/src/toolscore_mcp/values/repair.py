@@ -28,9 +28,10 @@ __all__ = ["repair_arguments"]
 
 _QUOTED = lazy_pattern(r"[\"'`]([^\"'`\n]{1,200})[\"'`]")
 _OPTIONS = lazy_pattern(
-    r"(?:one of|supported(?: values| options| formats)?|valid (?:values|options|choices)"
-    r"(?: are)?|allowed(?: values)?(?: are)?|available(?: \w+)?|expected|options(?: are)?"
-    r"|choose from|must be)\s*[:=]?\s*[\[({]?\s*((?:[\"'`]?[\w./+-]+[\"'`]?\s*(?:,|\||\bor\b)\s*)+"
+    r"(?:one of|supported(?: values| options| formats)?|valid (?:\w+ )?(?:values|options|choices"
+    r"|types|kinds|modes|operations)(?: are)?|allowed(?: values)?(?: are)?|available(?: \w+){0,3}"
+    r"|expected|options(?: are)?|choose from|must be|\buse)"
+    r"\s*[:=]?\s*[\[({]?\s*((?:[\"'`]?[\w./+-]+[\"'`]?\s*(?:,\s*(?:or\b)?|\||\bor\b)\s*)+"
     r"[\"'`]?[\w./+-]+[\"'`]?)",
     re.I,
 )
@@ -81,8 +82,8 @@ def repair_arguments(
     named = list(dict.fromkeys([*_quoted_values(text, arguments), *_named(text, arguments, props)]))
     for rule in (_drop_conflicts, _drop_unexpected, _add_missing, _drop_named_items,
                  repair_json_text, repair_reference, repair_range_cells, repair_taken_name, _learned,
-                 _paths, _options, repair_quoted_value, repair_nested_missing, _identifier, _formats,
-                 _numbers, _drop_guesses, _next_candidate):  # fmt: skip
+                 _paths, _a_file_after_all, _options, repair_quoted_value, repair_nested_missing,
+                 _identifier, _formats, _numbers, _drop_guesses, _next_candidate):  # fmt: skip
         fixed = rule(synthesizer, dict(arguments), text, named)
         if (
             fixed is not None
@@ -220,6 +221,9 @@ def _learned(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[st
     learned = getattr(s.context, "learned", None) or {}
     for name in [n for n in named if n in args] or [n for n in args if n in s.required]:
         value = learned.get(name)
+        listed = _listed_options(text)
+        if listed and value not in listed:
+            continue  # the message lists what this tool takes, and that is not among them
         if value is not None and value != args[name]:
             args[name] = value
             return args, f"{name} -> {value!r} (accepted earlier in this run)"
@@ -285,6 +289,30 @@ def _paths(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]
     return args, f"{name} -> {value} ({why})"
 
 
+_FILE_MISSING = lazy_pattern(
+    r"\bfile (?:not found|does not exist|doesn't exist|is missing)|no such file", re.I
+)
+
+
+def _a_file_after_all(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
+    """ "Image file not found: sample_image_source": a parameter whose name did not say so
+    takes a file, and the message says of which kind. The sandbox's file of that kind."""
+    sandbox = s.context.sandbox
+    if sandbox is None or not _FILE_MISSING.search(text):
+        return None
+    from toolscore_mcp.values.meaning import extensions_in
+
+    for name, value in args.items():
+        if not isinstance(value, str) or len(value) < 3 or value not in text or "/" in value:
+            continue
+        for extension in extensions_in(text):
+            found = sandbox.file_with_extension(extension)
+            if found is not None:
+                args[name] = str(found)
+                return args, f"{name} -> {found} (a {extension} file, as the message says)"
+    return None
+
+
 def _own_kind(sandbox: Any, sent: str, text: str) -> str | None:
     """The extension of the path a "not found" message names when the server made it from
     ours by adding its own (``notes.txt`` -> ``notes.txt.docx``), if the sandbox has such a
@@ -334,12 +362,20 @@ def _within(root: str, previous: Any) -> str:
     return str(candidate) if name and candidate.exists() else root
 
 
-def _options(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
+def _listed_options(text: str) -> list[str]:
+    """The options a message lists ("Must be 'add' or 'enhance'", "Available shape types:
+    arrow, cloud"), or []."""
     match = _OPTIONS.search(text)
     if not match:
-        return None
+        return []
     options = [o.strip("\"'` ") for o in re.split(r"\s*(?:,|\||\bor\b)\s*", match.group(1))]
-    options = [o for o in options if o]
+    return [o for o in options if o]
+
+
+def _options(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[str]) -> Any:
+    options = _listed_options(text)
+    if not options:
+        return None
     targets = [n for n in named if n in args and isinstance(args[n], str)]
     if not targets:
         targets = [n for n in args if isinstance(args[n], str) and s.candidates(n) and

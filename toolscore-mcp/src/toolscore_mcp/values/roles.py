@@ -40,6 +40,8 @@ _CREATE = frozenset(
 #: Verbs that open or load something the other tools then act on (a session from a file, a
 #: project from a folder, a connection): these run with the creators.
 _OPEN = frozenset({"open", "load", "connect", "begin", "start", "launch", "request", "plan"})
+#: Leading verbs of a read-only tool that still opens what the others then act on.
+_READ_ONLY_OPEN = frozenset({"open", "load"})
 #: A description's first word that says the tool makes a thing ("Register a new request").
 _MAKES = frozenset({"create", "register", "new", "init", "initialize", "generate", "allocate"})
 #: Verbs that change or open what exists: these run after the creators, before readers.
@@ -98,7 +100,9 @@ def tool_phase(tool: MCPToolDef) -> int:
         return 3
     if role == "reader":
         if _annotations(tool).get("readOnlyHint") is True:
-            return 2
+            # Opening a file read-only still makes what the other tools act on (a
+            # presentation in memory under an id): it runs with the creators.
+            return 0 if tokens[:1] and tokens[0] in _READ_ONLY_OPEN else 2
         if any(token in _OPEN for token in tokens):
             return 0
         if any(token in _PRODUCE or token in _DESTROY for token in name_tokens(tool.name)):
@@ -166,6 +170,8 @@ def run_order(tool: MCPToolDef, tools: Sequence[MCPToolDef]) -> tuple[int, int]:
         return 2, 2
     if phase == 2:
         return phase, 0 if not _required(tool) else 1
+    if phase == 0 and _takes_a_made_id(tool, tools):
+        return phase, 1
     if phase == 3:
         nouns = _nouns(tool)
         for other in tools:
@@ -181,6 +187,36 @@ def run_order(tool: MCPToolDef, tools: Sequence[MCPToolDef]) -> tuple[int, int]:
                 return phase, 1
         return phase, 0
     return phase, 0
+
+
+_ID_WORDS = frozenset({"id", "ids", "uuid", "handle", "key"})
+
+
+def _id_nouns(tool: MCPToolDef) -> set[str]:
+    """The things a tool takes by id (``presentation_id`` -> ``{"presentation"}``)."""
+    properties = tool.input_schema.get("properties") if tool.input_schema else None
+    nouns: set[str] = set()
+    for name in properties if isinstance(properties, Mapping) else ():
+        tokens = name_tokens(str(name))
+        if len(tokens) >= 2 and tokens[-1] in _ID_WORDS:
+            nouns.update(token for token in tokens[:-1] if token not in _NOT_NOUNS)
+    return nouns
+
+
+def _takes_a_made_id(tool: MCPToolDef, tools: Sequence[MCPToolDef]) -> bool:
+    """Does a creator take the id of a thing another creator makes (``add_slide`` takes a
+    ``presentation_id`` that ``create_presentation`` returns)? Then it runs after that
+    creator, so that the id it made can be sent. A creator that itself takes such an id is
+    no maker of it here (two creators never wait for each other)."""
+    wanted = _id_nouns(tool)
+    if not wanted:
+        return False
+    for other in tools:
+        if other.name == tool.name or tool_phase(other) != 0:
+            continue
+        if wanted & _nouns(other) - _id_nouns(other):
+            return True
+    return False
 
 
 def is_destructive(tool: MCPToolDef) -> bool:
