@@ -173,6 +173,16 @@ def test_positions_start_at_zero_and_a_span_ends_at_one(name: str, value: int | 
     assert position_value(param) == value
 
 
+@pytest.mark.parametrize(
+    ("description", "value"),
+    [("Row number (1-based)", 1), ("Index of the slide, starting at 1", 1),
+     ("one-based column", 1), ("Row index (0-based)", 0), ("Row to read", 0)],
+)  # fmt: skip
+def test_a_position_counted_from_one_starts_at_one(description: str, value: int) -> None:
+    schema = {"type": "integer", "description": description}
+    assert position_value(Parameter(MCPToolDef(name="t"), "row", schema)) == value
+
+
 def test_a_position_comes_from_the_producer_of_the_thing_the_tool_acts_on() -> None:
     harvest = Harvest()
     for tool, index in (("add_table", 2), ("add_chart", 3), ("add_shape", 4)):

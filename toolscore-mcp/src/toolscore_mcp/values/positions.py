@@ -9,6 +9,7 @@ is not empty, inside whatever holds at least two things.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,6 +26,12 @@ _POSITION_WORDS = frozenset(
 )  # fmt: skip
 _SPAN_START = frozenset({"start", "begin", "from", "first"})
 _SPAN_END = frozenset({"end", "stop", "last"})
+#: A description that counts from 1 (``1-based row``, ``starting at 1``): its first place is 1.
+_FROM_ONE = re.compile(
+    r"\b(?:1|one)[- ]based\b|\b(?:start(?:s|ing)?|count(?:s|ing|ed)?) (?:at|from) 1\b"
+    r"|\bfirst \w+ is 1\b",
+    re.IGNORECASE,
+)
 
 
 def is_span_end(param: Parameter) -> bool:
@@ -43,11 +50,12 @@ def is_span_end(param: Parameter) -> bool:
 
 
 def position_value(param: Parameter) -> int | None:
-    """1 for a span's end, 0 for any other position; None for a number of another meaning."""
+    """1 for a span's end, 0 for any other position (1 where the description counts from 1);
+    None for a number of another meaning."""
     if is_span_end(param):
         return 1
     if set(param.tokens) & _POSITION_WORDS:
-        return 0
+        return 1 if _FROM_ONE.search(param.description) else 0
     return None
 
 
