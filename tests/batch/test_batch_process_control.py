@@ -26,10 +26,16 @@ def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _as_from_a_terminal() -> None:
+    # A job started in the background by a script inherits SIGINT ignored, and Python then
+    # never raises KeyboardInterrupt; a command typed at a terminal has the default.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start(args: list[str], cwd: Path) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [*TOOLSCORE, *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True, start_new_session=True,
+        text=True, start_new_session=True, preexec_fn=_as_from_a_terminal,
     )  # fmt: skip
 
 

@@ -268,7 +268,12 @@ def test_a_dict_without_the_detection_keys_rates_zero(name: str, data: Any) -> N
     others = [k for k in _TOP_KEYS if k not in extractor.detection_keys]
     values = st.sampled_from(_TOP_VALUES) | json_values
     payload = data.draw(
-        st.dictionaries(st.sampled_from(others) | st.text(max_size=4), values, max_size=8)
+        st.dictionaries(
+            st.sampled_from(others)
+            | st.text(max_size=4).filter(lambda key: key not in extractor.detection_keys),
+            values,
+            max_size=8,
+        )
     )
     assert extractor.confidence(payload) == 0.0
 
