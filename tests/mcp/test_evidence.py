@@ -104,3 +104,22 @@ def test_a_scenario_files_expectation_is_the_evidence(tmp_path: Path) -> None:
     row = _status(json.loads(report.read_text(encoding="utf-8")))["create_note"]
     assert row["status"] == "works"
     assert row["evidence"]["kind"] == "expectation"
+
+
+def test_the_past_the_end_probe_is_past_every_sandbox_file_yet_small() -> None:
+    """A position probe must name nothing in the sandbox's files, and a server that counts up
+    to the number it is given (a numbering start) must not be made to allocate gigabytes."""
+    from toolscore_mcp.grading.evidence import position_arguments
+    from toolscore_mcp.model import MCPToolDef
+    from toolscore_mcp.sandbox.sandbox import Sandbox
+
+    tool = MCPToolDef(
+        name="number_items",
+        input_schema={"type": "object", "properties": {"start_number": {"type": "integer"}}},
+    )
+    probe = position_arguments(tool, {"start_number": 1})
+    assert probe is not None
+    value = probe[0]["start_number"]
+    with Sandbox.create(http=False) as sandbox:
+        largest = max(p.stat().st_size for p in sandbox.root.rglob("*") if p.is_file())
+    assert largest < value <= 1_000_000

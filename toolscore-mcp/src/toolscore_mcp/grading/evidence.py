@@ -72,6 +72,10 @@ _VOLATILE = lazy_pattern(
     re.IGNORECASE,
 )
 _MISSING_NUMBER = 987_654_321
+#: A position past the end of any sandbox content (its files are a few KB), yet small enough
+#: for a server that counts up to it: a numbering start sent 987,654,321 made one real server
+#: allocate gigabytes.
+_PAST_THE_END = 1_000_000
 #: Description words (near its start) of a value that names what the call makes.
 _NEW_THING_WORDS = frozenset({"output", "new", "destination", "created"})
 #: Integer parameter words that place a read inside the content: past the end is an error path.
@@ -257,7 +261,7 @@ def position_arguments(
         if "enum" in schema or "maximum" in schema or "exclusiveMaximum" in schema:
             continue
         if set(name_tokens(name)) & _POSITION_WORDS:
-            return {**arguments, name: _MISSING_NUMBER}, name
+            return {**arguments, name: _PAST_THE_END}, name
     return None
 
 
