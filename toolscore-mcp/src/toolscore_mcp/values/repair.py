@@ -219,9 +219,9 @@ def _learned(s: ToolSynthesizer, args: dict[str, Any], text: str, named: list[st
     """A value an earlier repair of this run got accepted for a parameter of this name (the
     server's own kind of file, an allowed folder): it holds for every tool of the server."""
     learned = getattr(s.context, "learned", None) or {}
+    listed = _listed_options(text)
     for name in [n for n in named if n in args] or [n for n in args if n in s.required]:
         value = learned.get(name)
-        listed = _listed_options(text)
         if listed and value not in listed:
             continue  # the message lists what this tool takes, and that is not among them
         if value is not None and value != args[name]:
