@@ -4,7 +4,8 @@ For each of the pinned real servers in ``tests/mcp/real/servers`` (installed by
 ``tests/mcp/real/install.py``), time one full ``toolscore mcp test`` run of ours and one of the
 reference, interleaved round by round so both meet the same machine load, and report the best
 and median wall time and the peak memory (max RSS of the ``toolscore`` process) per server and
-for the whole corpus. Target: ours at most 0.5x the reference's corpus wall time.
+for the whole corpus. Target (issue 24): ours at most 0.6x the reference's corpus wall time, with the extra
+probes; no slower on any server with fewer than 5 tools.
 
 Both run from compiled bytecode: a warm-up run of each precedes the timed rounds (and
 ``PYTHONDONTWRITEBYTECODE`` is removed from their environment).
@@ -31,6 +32,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -66,8 +68,9 @@ def install(directory: Path) -> str:
     return done.stdout.strip().splitlines()[-1]
 
 
-def timed(argv: Sequence[str], env: dict[str, str]) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MiB) of one run, capped at :data:`RUN_CAP_SECONDS`."""
+def timed(argv: Sequence[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MiB) of one run in ``cwd``, capped at
+    :data:`RUN_CAP_SECONDS`."""
     start = time.perf_counter()
     # Its own session: a server that signals its process group (a kill tool sent pid 0 by the
     # reference) ends that run, never this benchmark.
@@ -76,6 +79,7 @@ def timed(argv: Sequence[str], env: dict[str, str]) -> tuple[float, float]:
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        cwd=cwd,
         start_new_session=True,
     )
     deadline = start + RUN_CAP_SECONDS
@@ -111,7 +115,8 @@ def runs_for(manifest: dict[str, Any], bin_path: str, timeout: str) -> tuple[Any
         argv = [*ours(), "mcp", "test", "--timeout", timeout]
         for key, value in server_env.items():
             argv += ["--env", f"{key}={value}"]
-        return timed([*argv, "--", *command], _env(bin_path, {}))
+        with tempfile.TemporaryDirectory(prefix="bench-ours-") as folder:
+            return timed([*argv, "--", *command], _env(bin_path, {}), Path(folder))
 
     def run_reference() -> tuple[float, float]:
         with Sandbox.create() as sandbox:
@@ -119,7 +124,9 @@ def runs_for(manifest: dict[str, Any], bin_path: str, timeout: str) -> tuple[Any
             env = {k: sandbox.substitute(v) for k, v in server_env.items()}
             line = subprocess.list2cmdline(literal)
             argv = [*reference(), "mcp", "test", line, "--timeout", timeout]
-            return timed(argv, _env(bin_path, env))
+            # In its sandbox: the reference's servers write files into their working
+            # directory (an empty file name became '.docx' in the checkout).
+            return timed(argv, _env(bin_path, env), sandbox.root)
 
     return run_ours, run_reference
 
@@ -170,9 +177,9 @@ def main() -> int:
     ours_total = sum(r["ours_median"] for r in rows)
     ref_total = sum(r["ref_median"] for r in rows)
     ratio = ours_total / ref_total if ref_total else float("nan")
-    verdict = "ok" if ratio <= 0.5 else "MISSED"
+    verdict = "ok" if ratio <= 0.6 else "MISSED"
     print(f"{'corpus (sum of medians)':22} {ours_total:17.2f}s {ref_total:17.2f}s {ratio:5.2f}x"
-          f"  target <= 0.5x {verdict}")  # fmt: skip
+          f"  target <= 0.6x {verdict}")  # fmt: skip
     print(f"(cpus: {os.cpu_count()}, load: {os.getloadavg()[0]:.1f}, rounds: {args.rounds})")
     if args.json:
         args.json.write_text(json.dumps({"rows": rows, "ratio": ratio}, indent=2) + "\n")
