@@ -4,8 +4,8 @@ For each of the pinned real servers in ``tests/mcp/real/servers`` (installed by
 ``tests/mcp/real/install.py``), time one full ``toolscore mcp test`` run of ours and one of the
 reference, interleaved round by round so both meet the same machine load, and report the best
 and median wall time and the peak memory (max RSS of the ``toolscore`` process) per server and
-for the whole corpus. Target (issue 24): ours at most 0.6x the reference's corpus wall time, with the extra
-probes; no slower on any server with fewer than 5 tools.
+for the whole corpus. Target (issue 24): ours at most 0.6x the reference's corpus wall
+time, with the extra probes; no slower on any server with fewer than 5 tools.
 
 Both run from compiled bytecode: a warm-up run of each precedes the timed rounds (and
 ``PYTHONDONTWRITEBYTECODE`` is removed from their environment).
