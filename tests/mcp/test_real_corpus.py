@@ -45,15 +45,7 @@ NOT_OURS = ("network", "credentials", "binary")
 
 #: Where the scorecard still falls short of the hand check, server by server: each is a
 #: known, open gap (issue 24), expected to fail until fixed, never hidden.
-KNOWN_GAPS: dict[tuple[str, str], str] = {
-    ("word", "test_every_broken_tool_is_found"): (
-        "unprotect_document passes here: it round-trips on the documents this run protected "
-        "(the hand check's failure needs the pristine 2.6 KB report.docx, which the run's "
-        "earlier edits change first); replace_block_between_manual_anchors answers that its "
-        "start anchor is not found, and the anchor we send is text we made up, so that reads "
-        "as missing state, not as a tool that never finds any anchor"
-    ),
-}
+KNOWN_GAPS: dict[tuple[str, str], str] = {}
 
 
 @pytest.fixture(autouse=True)

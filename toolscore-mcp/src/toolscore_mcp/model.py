@@ -14,6 +14,8 @@ import attrs
 from toolscore.diff import FixSuggestion
 
 __all__ = [
+    "FRESH_COPY",
+    "SANDBOX_TEXT",
     "Attempt",
     "FixSuggestion",
     "LintIssue",
@@ -109,6 +111,14 @@ class SetupCall:
     arguments: dict[str, Any] = attrs.field(factory=dict)
 
 
+#: Evidence of a path argument: a file the sandbox wrote for this one call, with the bytes of
+#: the sandbox's own file of that kind (no earlier call of the run has changed it).
+FRESH_COPY = "fresh-copy"
+#: Evidence of a text argument: a line that file holds, so a tool that looks for it must
+#: find it.
+SANDBOX_TEXT = "sandbox-text"
+
+
 @attrs.frozen
 class Scenario:
     """One planned tool call."""
@@ -120,10 +130,16 @@ class Scenario:
     #: Calls that produced values this one uses (ids, paths), in the order they ran.
     setup: tuple[SetupCall, ...] = ()
     #: Where each argument's value came from: ``scenario-file``, ``recorded``, ``schema``,
-    #: ``description``, ``meaning``, ``harvested``, ``generated``, ``repair``.
+    #: ``description``, ``meaning``, ``harvested``, ``generated``, ``repair``,
+    #: :data:`FRESH_COPY`, :data:`SANDBOX_TEXT`.
     evidence: dict[str, str] = attrs.field(factory=dict, eq=False)
     #: What the result must look like (from a scenario file), or None.
     expect: Any = attrs.field(default=None, eq=False)
+
+    @property
+    def on_fresh_copy(self) -> bool:
+        """Was the call given a fresh copy of a sandbox file (:data:`FRESH_COPY`)?"""
+        return FRESH_COPY in self.evidence.values()
 
 
 @attrs.frozen

@@ -37,7 +37,12 @@ _SUFFIXES = {".json": "json", ".sarif": "sarif", ".html": "html", ".htm": "html"
 @click.command("test")
 @server_options()
 @click.option(
-    "--cases", type=int, default=3, show_default=True, help="Happy-path scenarios per tool."
+    "--cases",
+    type=int,
+    default=3,
+    show_default=True,
+    help="Happy-path scenarios per tool (with 2 or more, a tool that acts on a sandbox file "
+    "gets one more, on a fresh copy of it).",
 )
 @click.option("--no-edge-cases", is_flag=True, help="Skip the edge-case scenarios.")
 @click.option(

@@ -13,7 +13,10 @@ call falls in one of three categories:
 The judgement reads the error text and weighs how sure we were of our arguments: input built
 from certain evidence (the user's scenario file, a recording, the schema's own enum or
 examples, plain text) that the server refuses is the server's defect; input we guessed from a
-parameter's meaning is not.
+parameter's meaning is not. "Not found" is missing state, except for text the file we gave the
+tool surely holds (a fresh copy of a sandbox file, :mod:`toolscore_mcp.values.fresh_copy`).
+Some answers blame the server whatever we sent: "module 'x' has no attribute 'y'" is its code
+calling what its library lacks.
 """
 
 from __future__ import annotations
@@ -25,12 +28,14 @@ import attrs
 from toolscore.lazy_pattern import lazy_pattern
 
 from toolscore_mcp.grading.unfinished import says_unfinished
+from toolscore_mcp.model import SANDBOX_TEXT
 
 __all__ = [
     "CERTAIN_SOURCES",
     "VOUCHED_SOURCES",
     "Classification",
     "classify_failure",
+    "defect_whatever_the_state",
     "environment_need",
     "looks_like_internal_error",
     "missing_credential_line",
@@ -140,6 +145,9 @@ _BLAMES_INPUT = lazy_pattern(
     r"|mutually exclusive|only one of|not both|simultaneously|at the same time",
     re.IGNORECASE,
 )
+#: Python's AttributeError on a module: the server's code calls what its library lacks, which
+#: no input can cause or cure.
+_MODULE_LACKS = lazy_pattern(r"\bmodule '[\w.]+' has no attribute '\w+'")
 #: An answer that says, in its own JSON, that the call succeeded.
 _SUCCESS_CLAIMED = lazy_pattern(r"\"(?:success|ok)\"\s*:\s*true\b", re.IGNORECASE)
 _REASON_WORDS = lazy_pattern(r"[A-Za-z]{3,}")
@@ -219,6 +227,15 @@ def policy_fix(text: str) -> str | None:
     return f"the server's policy refused it ({quoted}); allow it in the server's configuration"
 
 
+def defect_whatever_the_state(text: str, evidence: Mapping[str, str], blamed: str | None) -> bool:
+    """A failure that no missing state explains: the server's code uses what a module lacks,
+    or it did not find the argument ``blamed``, a line of the fresh file it was given
+    (evidence :data:`~toolscore_mcp.model.SANDBOX_TEXT`)."""
+    if _MODULE_LACKS.search(text):
+        return True
+    return blamed is not None and evidence.get(blamed) == SANDBOX_TEXT and bool(_STATE.search(text))
+
+
 def looks_like_internal_error(text: str) -> bool:
     """An internal error, a traceback or a runtime exception's name."""
     return bool(_INTERNAL.search(text))
@@ -253,6 +270,8 @@ def classify_failure(
     """
     if schema_error:
         return Classification("rejected-input", reason="our arguments break the input schema")
+    if _MODULE_LACKS.search(text):
+        return Classification("defect", reason="its code uses what a module it imports lacks")
     need = environment_need(text)
     if need is not None:
         return Classification("environment", need, f"needs {need}")
@@ -260,6 +279,10 @@ def classify_failure(
         return Classification("defect", reason="the tool says it is not implemented")
     if _gives_no_reason(text):
         return Classification("defect", reason="refused input without giving a reason")
+    if defect_whatever_the_state(text, evidence, blamed):
+        return Classification(
+            "defect", reason=f"did not find {blamed!r}, text the file it was given holds"
+        )
     if blamed is not None and blamed in evidence:
         suspects = [evidence[blamed]]
     else:

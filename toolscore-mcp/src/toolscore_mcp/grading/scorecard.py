@@ -89,7 +89,8 @@ class ToolCoverage:
     """What the run could conclude about one tool.
 
     ``status`` is ``works`` (a happy path passed), ``defect`` (a happy path failed through
-    the server's fault), ``needs`` (every happy path was inconclusive: see ``needs``) or
+    the server's fault, and none passed; or the one on a fresh copy of a sandbox file
+    failed so, whatever the others did), ``needs`` (every happy path was inconclusive: see ``needs``) or
     ``skipped`` (not called: a scenario file's skip, task-only execution).
     """
 
@@ -361,7 +362,11 @@ class MCPScorecard:
                 if r.scenario.tool == tool.name and r.scenario.kind == "happy"
             ]
             passed = [r for r in happy if r.verdict == "pass"]
-            if passed:
+            # Broken on the sandbox's own untouched file: passes on files that the run's
+            # other calls had changed first do not make up for it.
+            if any(r.verdict == "fail" and r.scenario.on_fresh_copy for r in happy):
+                rows.append(ToolCoverage(tool.name, "defect"))
+            elif passed:
                 proof = next((r.evidence for r in passed if r.evidence is not None), None)
                 rows.append(ToolCoverage(tool.name, "works", evidence=proof))
             elif any(r.verdict == "fail" for r in happy):

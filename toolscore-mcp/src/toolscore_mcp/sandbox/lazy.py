@@ -76,6 +76,9 @@ class LazySandbox:
     def disposable(self, kind_or_extension: str) -> Path:
         return self.get().disposable(kind_or_extension)
 
+    def fresh_copy(self, extension: str) -> tuple[Path, tuple[str, ...]] | None:
+        return self.get().fresh_copy(extension)
+
     def url_for(self, name: str) -> str:
         return self.get().url_for(name)
 

@@ -383,6 +383,25 @@ class Sandbox:
             raise SandboxEscapeError(f"{target} leads outside the sandbox")
         return target
 
+    def fresh_copy(self, extension: str) -> tuple[Path, tuple[str, ...]] | None:
+        """A new file under scratch/ with the bytes the sandbox's file of this extension was
+        written with (not its current state, which the run's tools may have changed), and
+        the lines of text that copy holds (:func:`~toolscore_mcp.sandbox.known_text.known_lines`).
+        None when the layout has no plain file of that extension.
+
+        One tool's call gets it, so its answer about that file can be judged: nothing else
+        has touched it.
+        """
+        from toolscore_mcp.sandbox.known_text import known_lines
+
+        relative = _EXTENSION_FILES.get(_normalise_extension(extension))
+        data = pristine_bytes(relative) if relative is not None else None
+        if relative is None or data is None:
+            return None
+        target = self.new_path(Path(relative).stem, Path(relative).suffix)
+        _write_new_file(target, data)
+        return target, known_lines(relative)
+
     def contains(self, path: str | Path) -> bool:
         """Is ``path`` inside the sandbox once ``..`` and symlinks are resolved?
 

@@ -29,6 +29,7 @@ from toolscore_mcp.client.content import content_to_text
 from toolscore_mcp.model import Attempt, MCPToolDef, Scenario, ScenarioResult, SetupCall
 from toolscore_mcp.scenarios.runner import ServerHandle, run_scenarios
 from toolscore_mcp.scenarios.safety import absolute_paths, destructive_refusal
+from toolscore_mcp.values.fresh_copy import fresh_copy_set
 from toolscore_mcp.values.meaning import path_kind, wants_new_path
 from toolscore_mcp.values.providers import SynthesisContext, ValueProviderSpec, name_tokens
 from toolscore_mcp.values.repair import repair_arguments
@@ -106,6 +107,7 @@ class Campaign:
         for phase in sorted(phases):
             results += await self._run_phase(phases[phase])
         results = await self._second_chance(results)
+        results += await self._fresh_copies(results)
         results += await self._run_batch([*self._edge_scenarios(results), *extra])
         return results
 
@@ -234,6 +236,41 @@ class Campaign:
         results = [self._environment(result) for result in results]
         self._harvest(results)
         return results
+
+    async def _fresh_copies(self, results: Sequence[ScenarioResult]) -> list[ScenarioResult]:
+        """One more happy path for each tool that acts on a sandbox file, on a fresh copy of
+        it (:mod:`toolscore_mcp.values.fresh_copy`), built on the tool's first passed happy
+        path (else its first), once every phase and second chance ran. Nothing is harvested
+        from them: they are probes, not state.
+
+        A failure there counts only when no missing state explains it (see
+        :func:`_only_stateless_defects`).
+        """
+        scenarios: list[Scenario] = []
+        for tool in self.tools if self.cases > 1 else ():
+            mine = [
+                r for r in results if r.scenario.tool == tool.name and r.scenario.kind == "happy"
+            ]
+            bases = sorted(mine, key=lambda r: r.verdict != "pass")
+            for base in bases if tool.name not in self.planned else ():
+                chosen = fresh_copy_set(
+                    self.synthesizer(tool), base.scenario.arguments, base.scenario.evidence
+                )
+                if chosen is None:
+                    continue
+                arguments = absolute_paths(tool, chosen.arguments, chosen.evidence, self.folder)
+                if self._may_send(tool, arguments, chosen.evidence):
+                    description = f"happy path #{len(mine) + 1} ({chosen.label})"
+                    scenarios.append(
+                        Scenario(
+                            tool.name, arguments, "happy", description, evidence=chosen.evidence
+                        )
+                    )
+                break
+        return [
+            _only_stateless_defects(self._environment(result))
+            for result in await self._run_batch(scenarios)
+        ]
 
     def _may_send(
         self, tool: MCPToolDef, arguments: Mapping[str, Any], evidence: Mapping[str, str]
@@ -511,6 +548,24 @@ def _network_tool(tool: MCPToolDef) -> bool:
         words |= set(name_tokens(str(name)))
     words |= set(re.findall(r"[a-z]+", (tool.description or "").lower()))
     return bool(words & _NETWORK_WORDS)
+
+
+def _only_stateless_defects(result: ScenarioResult) -> ScenarioResult:
+    """A failed call on a fresh copy, kept as a defect only when no missing state explains it
+    (the copy holds none of what the run's calls made): text the copy holds reported
+    missing, or code that uses what a module lacks. Any other failure is inconclusive
+    (needs setup)."""
+    from toolscore_mcp.grading.classify import defect_whatever_the_state
+
+    if result.verdict != "fail":
+        return result
+    text = content_to_text(result.response.content) if result.response else result.detail
+    if defect_whatever_the_state(text, result.scenario.evidence, result.argument):
+        return result
+    finding = "error-as-success" if result.finding == "error-as-success" else "inconclusive"
+    return attrs.evolve(
+        result, verdict="inconclusive", finding=finding, category="rejected-input", needs="setup"
+    )
 
 
 def _repaired_source(synthesizer: ToolSynthesizer, name: str, value: Any) -> str:

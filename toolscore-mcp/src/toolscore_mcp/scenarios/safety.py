@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from toolscore_mcp.model import MCPToolDef
+from toolscore_mcp.model import SANDBOX_TEXT, MCPToolDef
 from toolscore_mcp.values.providers import name_tokens
 from toolscore_mcp.values.roles import tool_role
 
@@ -94,6 +94,8 @@ def absolute_paths(
     for name, value in arguments.items():
         if evidence.get(name) in _THEIR_SOURCES or _relative_to_base(tool, name):
             continue
+        if evidence.get(name) == SANDBOX_TEXT:
+            continue  # a line of a file's text, whatever the parameter's name suggests
         if isinstance(value, (str, list)) and is_path_parameter(tool, name):
             out[name] = _absolute(value, folder)
     return out
