@@ -32,12 +32,13 @@ NOT_APPLICABLE: Final = _NotApplicable()
 
 @attrs.frozen
 class CallSummary:
-    """The tool names of one evaluation's calls, counted once for every metric.
+    """The tool names of one evaluation's calls, counted and grouped once for every metric.
 
     Why: six built-in metrics (invocation, selection, tool correctness, sequence,
-    efficiency, required calls) each walked both call lists to count or collect the same tool
-    names; they now read this record, built in one pass per side (:func:`summarize`).
-    Counts are in order of first appearance, as each metric counted them.
+    efficiency, required calls) and the alignment each walked both call lists to count,
+    group or collect the same tool names; they now read this record, built in one pass per
+    side (:func:`summarize`). Counts and groups are in order of first appearance, as each
+    metric counted them.
     """
 
     #: Tool names of the expected calls, in order.
@@ -50,24 +51,54 @@ class CallSummary:
     actual_counts: dict[str, int]
     #: Actual calls per tool that did not fail (``is_error`` false).
     made_counts: dict[str, int]
+    #: Positions of the expected calls of each tool, ascending.
+    expected_positions: dict[str, list[int]] = attrs.field(factory=dict)
+    #: Positions of the actual calls of each tool, ascending.
+    actual_positions: dict[str, list[int]] = attrs.field(factory=dict)
+    #: Actual calls that failed.
+    error_count: int = 0
 
 
 def summarize(expected: Sequence[ToolCall], actual: Sequence[ToolCall]) -> CallSummary:
     """The :class:`CallSummary` of ``expected`` and ``actual`` calls."""
     expected_tools = [call.tool for call in expected]
-    expected_counts: dict[str, int] = {}
-    for tool in expected_tools:
-        expected_counts[tool] = expected_counts.get(tool, 0) + 1
-    actual_tools: list[str] = []
-    actual_counts: dict[str, int] = {}
-    made_counts: dict[str, int] = {}
+    expected_positions = _positions(expected_tools)
+    actual_tools = [call.tool for call in actual]
+    actual_positions = _positions(actual_tools)
+    actual_counts = {tool: len(group) for tool, group in actual_positions.items()}
+    errors = 0
     for call in actual:
-        tool = call.tool
-        actual_tools.append(tool)
-        actual_counts[tool] = actual_counts.get(tool, 0) + 1
-        if not call.is_error:
-            made_counts[tool] = made_counts.get(tool, 0) + 1
-    return CallSummary(expected_tools, actual_tools, expected_counts, actual_counts, made_counts)
+        if call.is_error:
+            errors += 1
+    if errors:
+        made_counts: dict[str, int] = {}
+        for call in actual:
+            if not call.is_error:
+                made_counts[call.tool] = made_counts.get(call.tool, 0) + 1
+    else:
+        made_counts = dict(actual_counts)
+    return CallSummary(
+        expected_tools,
+        actual_tools,
+        {tool: len(group) for tool, group in expected_positions.items()},
+        actual_counts,
+        made_counts,
+        expected_positions,
+        actual_positions,
+        errors,
+    )
+
+
+def _positions(tools: list[str]) -> dict[str, list[int]]:
+    """The positions of each tool in ``tools``, in order of first appearance."""
+    groups: dict[str, list[int]] = {}
+    for index, tool in enumerate(tools):
+        group = groups.get(tool)
+        if group is None:
+            groups[tool] = [index]
+        else:
+            group.append(index)
+    return groups
 
 
 @attrs.frozen
@@ -91,7 +122,9 @@ class EvaluationContext:
     validate_side_effects: bool = False
     #: Extra options for third-party metrics (``toolscore eval --option k=v`` and the API).
     options: Mapping[str, Any] = attrs.field(factory=dict)
-    _summary: CallSummary | None = attrs.field(default=None, init=False, repr=False, eq=False)
+    #: The :class:`CallSummary`, when the evaluator computed it already (it pairs the calls
+    #: with it); computed on first use otherwise.
+    _summary: CallSummary | None = attrs.field(default=None, repr=False, eq=False)
 
     @property
     def summary(self) -> CallSummary:

@@ -15,7 +15,7 @@ import weakref
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from toolscore.context import NOT_APPLICABLE, EvaluationContext
+from toolscore.context import NOT_APPLICABLE, EvaluationContext, summarize
 from toolscore.matching.alignment import align
 from toolscore.result import DEFAULT_WEIGHTS, EvaluationResult, normalize_weights
 
@@ -89,7 +89,8 @@ def score_calls(
     :param weights: already normalized (:func:`normalized_weights`); ``None`` for the defaults.
     :param mode: ``"trace"`` turns on the file-only metrics (latency, cost, side effects).
     """
-    alignment = align(gold_calls, trace_calls, strict=strict)
+    summary = summarize(gold_calls, trace_calls)  # the tools, grouped once for all
+    alignment = align(gold_calls, trace_calls, strict=strict, summary=summary)
     context = EvaluationContext(
         expected=gold_calls,
         actual=trace_calls,
@@ -99,6 +100,7 @@ def score_calls(
         mode=mode,
         validate_side_effects=validate_side_effects,
         options=dict(options) if options else {},
+        summary=summary,
     )
     metrics, plugin_specs = _compute(pm, context)
     result = EvaluationResult(

@@ -26,6 +26,7 @@ from toolscore.matching._solver import align_group
 from toolscore.matching.values import count_correct
 
 if TYPE_CHECKING:
+    from toolscore.context import CallSummary
     from toolscore.model import ToolCall
 
 __all__ = ["Alignment", "align"]
@@ -88,17 +89,29 @@ class Alignment:
 
 
 def align(
-    expected: Sequence[ToolCall], actual: Sequence[ToolCall], *, strict: bool = False
+    expected: Sequence[ToolCall],
+    actual: Sequence[ToolCall],
+    *,
+    strict: bool = False,
+    summary: CallSummary | None = None,
 ) -> Alignment:
-    """Pair expected with actual calls (see the module docstring); ``strict`` as in compare."""
+    """Pair expected with actual calls (see the module docstring); ``strict`` as in compare.
+
+    :param summary: the calls' :class:`~toolscore.context.CallSummary`, when the caller has
+        it: its positions per tool are the groups to pair, so they are not collected again.
+    """
     if len(expected) == 1 and len(actual) == 1:  # the most common case, kept cheap
         gold, trace = expected[0], actual[0]
         if gold.tool != trace.tool:
             return Alignment((), (), 1, 1)
         weight = count_correct(gold.args, trace.args, strict=strict) if gold.args else 0
         return Alignment(((0, 0),), (weight,), 1, 1)
-    gold_by_tool = _by_tool(expected)
-    trace_by_tool = _by_tool(actual)
+    if summary is None:
+        gold_by_tool = _by_tool(expected)
+        trace_by_tool = _by_tool(actual)
+    else:
+        gold_by_tool = summary.expected_positions
+        trace_by_tool = summary.actual_positions
     found: list[tuple[int, int, int]] = []
     for tool, gold_indexes in gold_by_tool.items():
         trace_indexes = trace_by_tool.get(tool)
