@@ -66,17 +66,14 @@ def summarize(expected: Sequence[ToolCall], actual: Sequence[ToolCall]) -> CallS
     actual_tools = [call.tool for call in actual]
     actual_positions = _positions(actual_tools)
     actual_counts = {tool: len(group) for tool, group in actual_positions.items()}
-    errors = 0
-    for call in actual:
-        if call.is_error:
-            errors += 1
-    if errors:
+    failed = [call for call in actual if call.is_error]
+    if failed:
         made_counts: dict[str, int] = {}
         for call in actual:
             if not call.is_error:
                 made_counts[call.tool] = made_counts.get(call.tool, 0) + 1
-    else:
-        made_counts = dict(actual_counts)
+    else:  # every call was made: the same counts, in the same order
+        made_counts = actual_counts.copy()
     return CallSummary(
         expected_tools,
         actual_tools,
@@ -85,15 +82,16 @@ def summarize(expected: Sequence[ToolCall], actual: Sequence[ToolCall]) -> CallS
         made_counts,
         expected_positions,
         actual_positions,
-        errors,
+        len(failed),
     )
 
 
 def _positions(tools: list[str]) -> dict[str, list[int]]:
     """The positions of each tool in ``tools``, in order of first appearance."""
     groups: dict[str, list[int]] = {}
+    get = groups.get
     for index, tool in enumerate(tools):
-        group = groups.get(tool)
+        group = get(tool)
         if group is None:
             groups[tool] = [index]
         else:

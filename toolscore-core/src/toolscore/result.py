@@ -38,6 +38,7 @@ DEFAULT_WEIGHTS: Final[Mapping[str, float]] = {
     "redundant_rate": 0.1,
     "required_call_recall": 0.0,
 }
+_DEFAULT_KEYS: Final = frozenset(DEFAULT_WEIGHTS)
 #: Version of the :meth:`EvaluationResult.to_dict` layout.
 RECORD_SCHEMA_VERSION: Final = "2"
 #: Grades from best to worst.
@@ -214,6 +215,8 @@ class EvaluationResult:
         component.
         """
         terms: list[float] = []
+        if self.weights.keys() <= _DEFAULT_KEYS:  # the usual case: no plugin metric weighted
+            return terms
         for key, weight in self.weights.items():
             if key in DEFAULT_WEIGHTS or not weight:
                 continue

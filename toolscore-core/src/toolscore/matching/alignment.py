@@ -45,12 +45,30 @@ class Alignment:
     correct: tuple[int, ...]
     expected_count: int
     actual_count: int
-    _by_expected: dict[int, int] = attrs.field(init=False, repr=False, eq=False)
-    _by_actual: dict[int, int] = attrs.field(init=False, repr=False, eq=False)
+    # The lookups by index, built on first use: the metrics of an evaluation walk ``pairs``,
+    # so most alignments never need them.
+    _by_expected_map: dict[int, int] | None = attrs.field(
+        default=None, init=False, repr=False, eq=False
+    )
+    _by_actual_map: dict[int, int] | None = attrs.field(
+        default=None, init=False, repr=False, eq=False
+    )
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_by_expected", dict(self.pairs))
-        object.__setattr__(self, "_by_actual", {a: e for e, a in self.pairs})
+    @property
+    def _by_expected(self) -> dict[int, int]:
+        found = self._by_expected_map
+        if found is None:
+            found = dict(self.pairs)
+            object.__setattr__(self, "_by_expected_map", found)
+        return found
+
+    @property
+    def _by_actual(self) -> dict[int, int]:
+        found = self._by_actual_map
+        if found is None:
+            found = {a: e for e, a in self.pairs}
+            object.__setattr__(self, "_by_actual_map", found)
+        return found
 
     def actual_for(self, expected_index: int) -> int | None:
         """The actual call paired with expected call ``expected_index``, or ``None``."""
