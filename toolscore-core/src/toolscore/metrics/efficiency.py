@@ -136,12 +136,13 @@ def _identical(trace_calls: Sequence[ToolCall], groups: Iterable[list[int]]) -> 
     identical = 0
     for positions in groups:
         keys = _rough_keys([trace_calls[p] for p in positions])
-        if any(key[1] is None for key in keys):
-            needed = positions
+        counts: dict[tuple[Any, ...], int] = {}
+        for key in keys:
+            if key[1] is None:  # arguments without a rough key: compare them all
+                needed = positions
+                break
+            counts[key] = counts.get(key, 0) + 1
         else:
-            counts: dict[tuple[Any, ...], int] = {}
-            for key in keys:
-                counts[key] = counts.get(key, 0) + 1
             if len(counts) == len(keys):
                 continue  # every call of the tool has a key of its own
             needed = [p for p, key in zip(positions, keys) if counts[key] > 1]
