@@ -102,6 +102,10 @@ class ToolCall(_CallSlots):
         what ``__init__`` would check: ``tool`` is a non-empty string, and ``is_error`` is set
         when ``error`` is.
         """
+        if cls is not ToolCall:  # a subclass may add slots: filled one by one instead
+            return _filled(
+                cls, tool, args, result, error, is_error, duration, cost, timestamp, id, metadata
+            )
         call: Any = _new(_CallSlots)
         call.tool = tool
         call.args = args
@@ -141,6 +145,16 @@ class ToolCall(_CallSlots):
         return out
 
 
+def _filled(cls: type[ToolCall], *values: Any) -> ToolCall:
+    """A ``cls`` call with ``values`` in field order, set through ``object.__setattr__``."""
+    call = _new(cls)
+    for name, value in zip(_FIELD_NAMES, values, strict=True):
+        object.__setattr__(call, name, value)
+    if call.metadata is None:
+        object.__setattr__(call, "metadata", {})
+    return call
+
+
 def _failed_in(metadata: Mapping[str, Any]) -> bool:
     """Whether ``metadata`` records a failure: ``"is_error": true`` or an ``"error"`` message."""
     if not metadata:
@@ -166,6 +180,7 @@ def own_metadata(call: ToolCall) -> dict[str, Any]:
 
 
 _new = object.__new__
+_FIELD_NAMES = tuple(field.name for field in attrs.fields(ToolCall))
 # ToolCall adds no slot of its own to _CallSlots (its fields are the same slots): what lets
 # ``from_fields`` turn a filled _CallSlots into a ToolCall.
 assert ToolCall.__basicsize__ == _CallSlots.__basicsize__
