@@ -30,8 +30,50 @@ class _NotApplicable:
 NOT_APPLICABLE: Final = _NotApplicable()
 
 
+class _SummarySlots:
+    """The storage of :class:`CallSummary`'s fields, without the frozen guard.
+
+    Why: an evaluation builds one summary and one context; attrs' frozen ``__init__`` sets
+    each field through ``object.__setattr__``, which cost more than some metrics. These are
+    filled with plain attribute stores here and then made the frozen class by assigning
+    ``__class__`` (the same layout), as :meth:`toolscore.model.ToolCall.from_fields` does.
+    """
+
+    __slots__ = (
+        "__weakref__",
+        "actual_counts",
+        "actual_positions",
+        "actual_tools",
+        "error_count",
+        "expected_counts",
+        "expected_positions",
+        "expected_tools",
+        "made_counts",
+    )
+
+
+class _ContextSlots:
+    """The storage of :class:`EvaluationContext`'s fields (see :class:`_SummarySlots`)."""
+
+    __slots__ = (
+        "__weakref__",
+        "_summary",
+        "actual",
+        "alignment",
+        "expected",
+        "forbidden",
+        "mode",
+        "options",
+        "strict",
+        "validate_side_effects",
+    )
+
+
+_new = object.__new__
+
+
 @attrs.frozen
-class CallSummary:
+class CallSummary(_SummarySlots):
     """The tool names of one evaluation's calls, counted and grouped once for every metric.
 
     Why: six built-in metrics (invocation, selection, tool correctness, sequence,
@@ -74,16 +116,18 @@ def summarize(expected: Sequence[ToolCall], actual: Sequence[ToolCall]) -> CallS
                 made_counts[call.tool] = made_counts.get(call.tool, 0) + 1
     else:  # every call was made: the same counts, in the same order
         made_counts = actual_counts.copy()
-    return CallSummary(
-        expected_tools,
-        actual_tools,
-        {tool: len(group) for tool, group in expected_positions.items()},
-        actual_counts,
-        made_counts,
-        expected_positions,
-        actual_positions,
-        len(failed),
-    )
+    summary: Any = _new(_SummarySlots)
+    summary.expected_tools = expected_tools
+    summary.actual_tools = actual_tools
+    summary.expected_counts = {tool: len(group) for tool, group in expected_positions.items()}
+    summary.actual_counts = actual_counts
+    summary.made_counts = made_counts
+    summary.expected_positions = expected_positions
+    summary.actual_positions = actual_positions
+    summary.error_count = len(failed)
+    summary.__class__ = CallSummary
+    built: CallSummary = summary
+    return built
 
 
 def _positions(tools: list[str]) -> dict[str, list[int]]:
@@ -100,7 +144,7 @@ def _positions(tools: list[str]) -> dict[str, list[int]]:
 
 
 @attrs.frozen
-class EvaluationContext:
+class EvaluationContext(_ContextSlots):
     """Inputs of one evaluation, handed to every metric.
 
     ``alignment`` pairs expected with actual calls one-to-one per tool name; it is computed
@@ -132,3 +176,37 @@ class EvaluationContext:
             summary = summarize(self.expected, self.actual)
             object.__setattr__(self, "_summary", summary)
         return summary
+
+
+def evaluation_context(
+    expected: Sequence[ToolCall],
+    actual: Sequence[ToolCall],
+    alignment: Alignment,
+    *,
+    strict: bool,
+    forbidden: Sequence[Mapping[str, Any]] | None,
+    mode: Literal["evaluate", "trace"],
+    validate_side_effects: bool,
+    options: Mapping[str, Any],
+    summary: CallSummary | None,
+) -> EvaluationContext:
+    """``EvaluationContext(...)`` with every field given, built without attrs' ``__init__``
+    (see :class:`_SummarySlots`): what the evaluator builds once per evaluation."""
+    context: Any = _new(_ContextSlots)
+    context.expected = expected
+    context.actual = actual
+    context.alignment = alignment
+    context.strict = strict
+    context.forbidden = forbidden
+    context.mode = mode
+    context.validate_side_effects = validate_side_effects
+    context.options = options
+    context._summary = summary
+    context.__class__ = EvaluationContext
+    built: EvaluationContext = context
+    return built
+
+
+# Each frozen class adds no slot to its storage: what lets a filled storage become it.
+assert CallSummary.__basicsize__ == _SummarySlots.__basicsize__
+assert EvaluationContext.__basicsize__ == _ContextSlots.__basicsize__

@@ -15,11 +15,12 @@ import weakref
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from toolscore.context import NOT_APPLICABLE, EvaluationContext, summarize
+from toolscore.context import NOT_APPLICABLE, evaluation_context, summarize
 from toolscore.matching.alignment import align
 from toolscore.result import DEFAULT_WEIGHTS, EvaluationResult, normalize_weights
 
 if TYPE_CHECKING:
+    from toolscore.context import EvaluationContext
     from toolscore.model import ToolCall
     from toolscore.plugins.manager import ToolscorePluginManager
     from toolscore.protocols import Metric
@@ -91,10 +92,10 @@ def score_calls(
     """
     summary = summarize(gold_calls, trace_calls)  # the tools, grouped once for all
     alignment = align(gold_calls, trace_calls, strict=strict, summary=summary)
-    context = EvaluationContext(
-        expected=gold_calls,
-        actual=trace_calls,
-        alignment=alignment,
+    context = evaluation_context(
+        gold_calls,
+        trace_calls,
+        alignment,
         strict=strict,
         forbidden=forbidden,
         mode=mode,
