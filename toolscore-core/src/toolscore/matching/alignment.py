@@ -18,7 +18,7 @@ tool name; :mod:`toolscore.matching._solver` finds the pairing of one tool's cal
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -32,8 +32,24 @@ if TYPE_CHECKING:
 __all__ = ["Alignment", "align"]
 
 
+class _AlignmentSlots:
+    """The storage of :class:`Alignment`'s fields, filled by :func:`_alignment` and then made
+    an ``Alignment`` (same layout): attrs' frozen ``__init__`` sets each field through
+    ``object.__setattr__``, and every evaluation builds one."""
+
+    __slots__ = (
+        "__weakref__",
+        "_by_actual_map",
+        "_by_expected_map",
+        "actual_count",
+        "correct",
+        "expected_count",
+        "pairs",
+    )
+
+
 @attrs.frozen
-class Alignment:
+class Alignment(_AlignmentSlots):
     """Which actual call each expected call is paired with.
 
     ``pairs`` holds ``(expected index, actual index)`` sorted by expected index; ``correct``
@@ -121,9 +137,9 @@ def align(
     if len(expected) == 1 and len(actual) == 1:  # the most common case, kept cheap
         gold, trace = expected[0], actual[0]
         if gold.tool != trace.tool:
-            return Alignment((), (), 1, 1)
+            return _alignment((), (), 1, 1)
         weight = count_correct(gold.args, trace.args, strict=strict) if gold.args else 0
-        return Alignment(((0, 0),), (weight,), 1, 1)
+        return _alignment(((0, 0),), (weight,), 1, 1)
     if summary is None:
         gold_by_tool = _by_tool(expected)
         trace_by_tool = _by_tool(actual)
@@ -148,7 +164,7 @@ def align(
         for gi, tj, weight in align_group(gold_args, trace_args, strict=strict):
             found.append((gold_indexes[gi], trace_indexes[tj], weight))
     found.sort()
-    return Alignment(
+    return _alignment(
         tuple([(i, j) for i, j, _ in found]),
         tuple([w for _, _, w in found]),
         len(expected),
@@ -166,3 +182,26 @@ def _by_tool(calls: Sequence[ToolCall]) -> dict[str, list[int]]:
         else:
             group.append(index)
     return groups
+
+
+def _alignment(
+    pairs: tuple[tuple[int, int], ...],
+    correct: tuple[int, ...],
+    expected_count: int,
+    actual_count: int,
+) -> Alignment:
+    """``Alignment(pairs, correct, expected_count, actual_count)``, built directly."""
+    alignment: Any = object.__new__(_AlignmentSlots)
+    alignment.pairs = pairs
+    alignment.correct = correct
+    alignment.expected_count = expected_count
+    alignment.actual_count = actual_count
+    alignment._by_expected_map = None
+    alignment._by_actual_map = None
+    alignment.__class__ = Alignment
+    built: Alignment = alignment
+    return built
+
+
+# Alignment adds no slot to its storage: what lets a filled storage become one.
+assert Alignment.__basicsize__ == _AlignmentSlots.__basicsize__
