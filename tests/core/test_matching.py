@@ -448,3 +448,38 @@ def test_pairs_by_key_are_the_pairs_of_the_flow(
         assert not strict
     else:
         assert keyed == flow
+
+
+def test_a_nan_argument_never_counts_even_when_both_sides_hold_the_same_object() -> None:
+    # Equal dicts are counted in one comparison, which treats a value and itself as equal;
+    # a NaN must still not match (values_match says so), not even shared by both sides.
+    from toolscore.matching.values import count_correct
+
+    nan = float("nan")
+    assert count_correct({"x": nan, "q": "a"}, {"x": nan, "q": "a"}, strict=False) == 1
+    shared = [1, {"k": "v"}]
+    assert count_correct({"l": shared, "n": 2}, {"l": shared, "n": 2}, strict=False) == 2
+    assert count_correct({"n": 1}, {"n": 1.0}, strict=True) == 0
+    assert (
+        toolscore.evaluate(
+            [{"tool": "t", "args": {"x": nan}}], [{"tool": "t", "args": {"x": nan}}]
+        ).argument_f1
+        == 0.0
+    )
+
+
+def test_calls_built_by_from_fields_are_frozen_tool_calls_like_constructed_ones() -> None:
+    import pickle
+
+    import attrs
+    from toolscore.model import ToolCall
+
+    built = ToolCall.from_fields("search", {"q": "x"}, None, None, False, None, None, None, "7")
+    made = ToolCall(tool="search", args={"q": "x"}, id="7")
+    assert type(built) is ToolCall
+    assert built == made
+    assert repr(built) == repr(made)
+    assert pickle.loads(pickle.dumps(built)) == made
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        built.tool = "other"  # type: ignore[misc]
+    assert attrs.evolve(built, tool="other").tool == "other"

@@ -13,7 +13,7 @@ Importing this module is cheap: no reporter, CLI or plugin dependency is importe
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -79,10 +79,8 @@ def evaluate(
     """
     if not isinstance(expected, list):
         raise TypeError(f"expected must be a list of dicts, got {type(expected).__name__}")
-    from toolscore.plugins import manager_or_default
-
     trace_calls = calls_from_payload(actual, plugin_manager=plugin_manager)
-    pm = manager_or_default(plugin_manager)
+    pm = plugin_manager if plugin_manager is not None else _default_manager()
     merged = normalized_weights(weights, pm)
     expectations = None
     if is_structured(expected):  # optional / repeat / any_order / one_of steps
@@ -192,6 +190,23 @@ def evaluate_trace(
 
 
 # -- internals ---------------------------------------------------------------------------------
+
+
+def _default_manager() -> ToolscorePluginManager:
+    """The process-wide plugin manager (:func:`toolscore.plugins.get_plugin_manager`).
+
+    Imported on first use, not with this module (which stays cheap to import), and then
+    kept: a ``from`` import of a package attribute runs Python code on every execution.
+    """
+    global _get_manager
+    if _get_manager is None:
+        from toolscore.plugins import get_plugin_manager
+
+        _get_manager = get_plugin_manager
+    return _get_manager()
+
+
+_get_manager: Callable[[], ToolscorePluginManager] | None = None
 
 
 class _Request(NamedTuple):

@@ -38,6 +38,9 @@ DEFAULT_WEIGHTS: Final[Mapping[str, float]] = {
     "redundant_rate": 0.1,
     "required_call_recall": 0.0,
 }
+_DEFAULT_KEYS: Final = frozenset(DEFAULT_WEIGHTS)
+#: What a missing metric reads as (shared, never written: the score reads it many times).
+_NO_VALUES: Final[Mapping[str, Any]] = {}
 #: Version of the :meth:`EvaluationResult.to_dict` layout.
 RECORD_SCHEMA_VERSION: Final = "2"
 #: Grades from best to worst.
@@ -168,12 +171,12 @@ class EvaluationResult:
     @property
     def argument_f1(self) -> float:
         """F1 of the arguments of paired calls."""
-        return float(self.metrics.get("argument_metrics", {}).get("f1", 0.0))
+        return float(self.metrics.get("argument_metrics", _NO_VALUES).get("f1", 0.0))
 
     @property
     def sequence_accuracy(self) -> float:
         """1 − normalized edit distance of the tool-name sequences."""
-        return float(self.metrics.get("sequence_metrics", {}).get("sequence_accuracy", 0.0))
+        return float(self.metrics.get("sequence_metrics", _NO_VALUES).get("sequence_accuracy", 0.0))
 
     @property
     def required_call_recall(self) -> float | None:
@@ -192,7 +195,9 @@ class EvaluationResult:
     def score(self) -> float:
         """The weighted composite score in [0, 1], rounded to 12 decimals."""
         w = self.weights
-        redundant = float(self.metrics.get("efficiency_metrics", {}).get("redundant_rate", 0.0))
+        redundant = float(
+            self.metrics.get("efficiency_metrics", _NO_VALUES).get("redundant_rate", 0.0)
+        )
         recall = self.required_call_recall
         composite = math.fsum(
             (
@@ -214,6 +219,8 @@ class EvaluationResult:
         component.
         """
         terms: list[float] = []
+        if self.weights.keys() <= _DEFAULT_KEYS:  # the usual case: no plugin metric weighted
+            return terms
         for key, weight in self.weights.items():
             if key in DEFAULT_WEIGHTS or not weight:
                 continue

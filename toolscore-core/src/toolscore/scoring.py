@@ -15,11 +15,12 @@ import weakref
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from toolscore.context import NOT_APPLICABLE, EvaluationContext
+from toolscore.context import NOT_APPLICABLE, evaluation_context, summarize
 from toolscore.matching.alignment import align
 from toolscore.result import DEFAULT_WEIGHTS, EvaluationResult, normalize_weights
 
 if TYPE_CHECKING:
+    from toolscore.context import EvaluationContext
     from toolscore.model import ToolCall
     from toolscore.plugins.manager import ToolscorePluginManager
     from toolscore.protocols import Metric
@@ -89,16 +90,18 @@ def score_calls(
     :param weights: already normalized (:func:`normalized_weights`); ``None`` for the defaults.
     :param mode: ``"trace"`` turns on the file-only metrics (latency, cost, side effects).
     """
-    alignment = align(gold_calls, trace_calls, strict=strict)
-    context = EvaluationContext(
-        expected=gold_calls,
-        actual=trace_calls,
-        alignment=alignment,
+    summary = summarize(gold_calls, trace_calls)  # the tools, grouped once for all
+    alignment = align(gold_calls, trace_calls, strict=strict, summary=summary)
+    context = evaluation_context(
+        gold_calls,
+        trace_calls,
+        alignment,
         strict=strict,
         forbidden=forbidden,
         mode=mode,
         validate_side_effects=validate_side_effects,
         options=dict(options) if options else {},
+        summary=summary,
     )
     metrics, plugin_specs = _compute(pm, context)
     result = EvaluationResult(

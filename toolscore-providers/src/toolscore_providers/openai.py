@@ -364,6 +364,7 @@ def _completion_fast(payload: dict[str, Any]) -> list[ToolCall] | None:
     out: list[ToolCall] = []
     append = out.append
     scan = scan_once
+    build = ToolCall.from_fields
     for number, choice in enumerate(choices):
         message = choice.get("message") if type(choice) is dict else None
         if type(message) is not dict:
@@ -401,7 +402,7 @@ def _completion_fast(payload: dict[str, Any]) -> list[ToolCall] | None:
                 note_unreadable_args(metadata, problem, raw)
             # Positional: keyword arguments would make this call half again as slow.
             append(
-                ToolCall.from_fields(
+                build(
                     name,  # tool
                     args,
                     None,  # result

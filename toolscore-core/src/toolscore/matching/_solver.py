@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from toolscore.matching._weights import Args, WeightRows, lowest_bit, set_bits
-from toolscore.matching.values import count_correct, values_match
+from toolscore.matching.values import count_correct
 
 __all__ = ["Args", "align_group"]
 
@@ -50,6 +50,12 @@ def align_group(
     n_gold, n_trace = len(gold), len(trace)
     if not n_gold or not n_trace:
         return []
+    if n_gold <= n_trace:
+        # First, as it is the usual case (calls made as expected, in order) and proven by
+        # one comparison per expected argument, fewer than any path below needs.
+        diagonal = _diagonal(gold, trace, strict)
+        if diagonal is not None:
+            return diagonal
     if n_trace == 1:
         # One actual call: it pairs with the LAST expected call of the highest weight, since
         # every earlier one prefers "unpaired".
@@ -72,10 +78,6 @@ def align_group(
         if w00 + w11 >= w01 + w10:
             return [(0, 0, w00), (1, 1, w11)]
         return [(0, 1, w01), (1, 0, w10)]
-    if n_gold <= n_trace:
-        diagonal = _diagonal(gold, trace, strict)
-        if diagonal is not None:
-            return diagonal
     rows = WeightRows(gold, trace, strict)
     mates = _solve(n_gold, n_trace, rows)
     return [(i, t, rows.weight(i, t)) for i, t in enumerate(mates) if t is not None]
@@ -92,11 +94,10 @@ def _diagonal(
     out = []
     for k, args in enumerate(gold):
         if args:
-            got = trace[k]
-            for key, want in args.items():
-                if key not in got or not values_match(want, got[key], strict=strict):
-                    return None
-            out.append((k, k, len(args)))
+            weight = count_correct(args, trace[k], strict=strict)
+            if weight != len(args):
+                return None
+            out.append((k, k, weight))
         else:
             out.append((k, k, 0))
     return out

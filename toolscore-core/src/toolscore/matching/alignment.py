@@ -18,7 +18,7 @@ tool name; :mod:`toolscore.matching._solver` finds the pairing of one tool's cal
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -26,13 +26,30 @@ from toolscore.matching._solver import align_group
 from toolscore.matching.values import count_correct
 
 if TYPE_CHECKING:
+    from toolscore.context import CallSummary
     from toolscore.model import ToolCall
 
 __all__ = ["Alignment", "align"]
 
 
+class _AlignmentSlots:
+    """The storage of :class:`Alignment`'s fields, filled by :func:`_alignment` and then made
+    an ``Alignment`` (same layout): attrs' frozen ``__init__`` sets each field through
+    ``object.__setattr__``, and every evaluation builds one."""
+
+    __slots__ = (
+        "__weakref__",
+        "_by_actual_map",
+        "_by_expected_map",
+        "actual_count",
+        "correct",
+        "expected_count",
+        "pairs",
+    )
+
+
 @attrs.frozen
-class Alignment:
+class Alignment(_AlignmentSlots):
     """Which actual call each expected call is paired with.
 
     ``pairs`` holds ``(expected index, actual index)`` sorted by expected index; ``correct``
@@ -44,12 +61,30 @@ class Alignment:
     correct: tuple[int, ...]
     expected_count: int
     actual_count: int
-    _by_expected: dict[int, int] = attrs.field(init=False, repr=False, eq=False)
-    _by_actual: dict[int, int] = attrs.field(init=False, repr=False, eq=False)
+    # The lookups by index, built on first use: the metrics of an evaluation walk ``pairs``,
+    # so most alignments never need them.
+    _by_expected_map: dict[int, int] | None = attrs.field(
+        default=None, init=False, repr=False, eq=False
+    )
+    _by_actual_map: dict[int, int] | None = attrs.field(
+        default=None, init=False, repr=False, eq=False
+    )
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_by_expected", dict(self.pairs))
-        object.__setattr__(self, "_by_actual", {a: e for e, a in self.pairs})
+    @property
+    def _by_expected(self) -> dict[int, int]:
+        found = self._by_expected_map
+        if found is None:
+            found = dict(self.pairs)
+            object.__setattr__(self, "_by_expected_map", found)
+        return found
+
+    @property
+    def _by_actual(self) -> dict[int, int]:
+        found = self._by_actual_map
+        if found is None:
+            found = {a: e for e, a in self.pairs}
+            object.__setattr__(self, "_by_actual_map", found)
+        return found
 
     def actual_for(self, expected_index: int) -> int | None:
         """The actual call paired with expected call ``expected_index``, or ``None``."""
@@ -88,17 +123,29 @@ class Alignment:
 
 
 def align(
-    expected: Sequence[ToolCall], actual: Sequence[ToolCall], *, strict: bool = False
+    expected: Sequence[ToolCall],
+    actual: Sequence[ToolCall],
+    *,
+    strict: bool = False,
+    summary: CallSummary | None = None,
 ) -> Alignment:
-    """Pair expected with actual calls (see the module docstring); ``strict`` as in compare."""
+    """Pair expected with actual calls (see the module docstring); ``strict`` as in compare.
+
+    :param summary: the calls' :class:`~toolscore.context.CallSummary`, when the caller has
+        it: its positions per tool are the groups to pair, so they are not collected again.
+    """
     if len(expected) == 1 and len(actual) == 1:  # the most common case, kept cheap
         gold, trace = expected[0], actual[0]
         if gold.tool != trace.tool:
-            return Alignment((), (), 1, 1)
+            return _alignment((), (), 1, 1)
         weight = count_correct(gold.args, trace.args, strict=strict) if gold.args else 0
-        return Alignment(((0, 0),), (weight,), 1, 1)
-    gold_by_tool = _by_tool(expected)
-    trace_by_tool = _by_tool(actual)
+        return _alignment(((0, 0),), (weight,), 1, 1)
+    if summary is None:
+        gold_by_tool = _by_tool(expected)
+        trace_by_tool = _by_tool(actual)
+    else:
+        gold_by_tool = summary.expected_positions
+        trace_by_tool = summary.actual_positions
     found: list[tuple[int, int, int]] = []
     for tool, gold_indexes in gold_by_tool.items():
         trace_indexes = trace_by_tool.get(tool)
@@ -117,7 +164,7 @@ def align(
         for gi, tj, weight in align_group(gold_args, trace_args, strict=strict):
             found.append((gold_indexes[gi], trace_indexes[tj], weight))
     found.sort()
-    return Alignment(
+    return _alignment(
         tuple([(i, j) for i, j, _ in found]),
         tuple([w for _, _, w in found]),
         len(expected),
@@ -135,3 +182,26 @@ def _by_tool(calls: Sequence[ToolCall]) -> dict[str, list[int]]:
         else:
             group.append(index)
     return groups
+
+
+def _alignment(
+    pairs: tuple[tuple[int, int], ...],
+    correct: tuple[int, ...],
+    expected_count: int,
+    actual_count: int,
+) -> Alignment:
+    """``Alignment(pairs, correct, expected_count, actual_count)``, built directly."""
+    alignment: Any = object.__new__(_AlignmentSlots)
+    alignment.pairs = pairs
+    alignment.correct = correct
+    alignment.expected_count = expected_count
+    alignment.actual_count = actual_count
+    alignment._by_expected_map = None
+    alignment._by_actual_map = None
+    alignment.__class__ = Alignment
+    built: Alignment = alignment
+    return built
+
+
+# Alignment adds no slot to its storage: what lets a filled storage become one.
+assert Alignment.__basicsize__ == _AlignmentSlots.__basicsize__

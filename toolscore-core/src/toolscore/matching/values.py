@@ -40,6 +40,9 @@ NO_KEY: Final = None
 
 #: Exact scalar types, whose equal values match under both modes.
 _SCALAR_TYPES: Final = frozenset({str, int, float, bool, type(None)})
+#: Exact types whose values are ``==`` themselves (no NaN, no matcher; a container is ``==``
+#: itself as its items are compared with identity first).
+_SELF_EQUAL: Final = frozenset({str, int, bool, type(None), dict, list, tuple})
 #: Exact types no matcher can have: values of these skip the (abstract-class) matcher check.
 _NEVER_MATCHERS: Final = frozenset({str, int, float, bool, type(None), dict, list, tuple})
 
@@ -85,14 +88,34 @@ def count_correct(
     if not expected_args:
         return 0
     got = actual_args or {}
+    if (
+        not strict
+        and type(expected_args) is dict
+        and type(got) is dict
+        and _SELF_EQUAL.issuperset(map(type, expected_args.values()))
+        and expected_args == got
+    ):
+        # Equal plain dicts: each expected value is ``==`` its actual one (the dicts'
+        # comparison skips only values that are the same object, which for these types are
+        # ``==`` too), so every key counts, as the loop below would find.
+        return len(expected_args)
     correct = 0
+    if not strict:
+        # Lenient: a plain expected value (never a matcher) that is ``==`` matches, as
+        # values_match would decide first; only the others need the call.
+        for key, want in expected_args.items():
+            if key in got:
+                have = got[key]
+                if (type(want) in _NEVER_MATCHERS and want == have) or values_match(want, have):
+                    correct += 1
+        return correct
     for key, want in expected_args.items():
         if key in got:
             have = got[key]
             kind = type(want)
             # Equal scalars of one exact type match in both modes: decided without a call.
             if (kind is type(have) and kind in _SCALAR_TYPES and want == have) or values_match(
-                want, have, strict=strict
+                want, have, strict=True
             ):
                 correct += 1
     return correct

@@ -39,24 +39,20 @@ def calculate_argument_f1(
         from toolscore.matching.alignment import align
 
         alignment = align(gold_calls, trace_calls, strict=strict)
-    paired = {e: (a, c) for (e, a), c in zip(alignment.pairs, alignment.correct)}
-    total_correct = total_expected = total_actual = vacuous = 0
-    for index, gold in enumerate(gold_calls):
-        match = paired.get(index)
-        if gold.args is None:
-            vacuous += match is not None
+    total_correct = total_actual = vacuous = 0
+    # Every checked expected call's arguments count toward recall, paired or not ...
+    total_expected = sum([len(gold.args) for gold in gold_calls if gold.args is not None])
+    # ... and each pair adds what it got right and what the actual call passed.
+    for (expected_index, actual_index), correct in zip(alignment.pairs, alignment.correct):
+        gold_args = gold_calls[expected_index].args
+        if gold_args is None:
+            vacuous += 1
             continue
-        expected = len(gold.args)
-        if match is None:
-            total_expected += expected
-            continue
-        actual_index, correct = match
         trace_args = trace_calls[actual_index].args
         actual = len(trace_args) if trace_args else 0
         total_correct += correct
-        total_expected += expected
         total_actual += actual
-        if expected == 0 and actual == 0:
+        if actual == 0 and not gold_args:
             vacuous += 1
     if total_expected == 0 and total_actual == 0 and vacuous > 0:
         return {"precision": 1.0, "recall": 1.0, "f1": 1.0}

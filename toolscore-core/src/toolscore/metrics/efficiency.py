@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import json.encoder
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolscore._markers import hookimpl
@@ -106,20 +106,48 @@ def _signatures(trace_calls: Sequence[ToolCall], repeated: set[str]) -> list[tup
     needed = _candidates(trace_calls, repeated)
     if not needed:
         return [(call.tool, position) for position, call in enumerate(trace_calls)]
+    texts = dict(zip(needed, _texts(trace_calls, needed)))
+    return [(call.tool, texts.get(position, position)) for position, call in enumerate(trace_calls)]
+
+
+def _texts(trace_calls: Sequence[ToolCall], positions: Iterable[int]) -> list[str]:
+    """The sorted-key JSON text of the arguments of the calls at ``positions`` (``repr``
+    of those JSON cannot encode: mixed key types, circular values)."""
     encode = _encoder()
-    out: list[tuple[str, str | int]] = []
-    for position, call in enumerate(trace_calls):
-        if position not in needed:
-            out.append((call.tool, position))  # unique: never equal to another call
-            continue
-        args: Mapping[str, Any] = call.args or {}
+    out: list[str] = []
+    for position in positions:
+        args: Mapping[str, Any] = trace_calls[position].args or {}
         try:
             text = encode(args if isinstance(args, dict) else dict(args))
-        except (TypeError, ValueError, RecursionError):  # mixed key types, circular values
+        except (TypeError, ValueError, RecursionError):
             encode = _encoder()  # a failed call may leave markers behind
             text = repr(args)
-        out.append((call.tool, text))
+        out.append(text)
     return out
+
+
+def _identical(trace_calls: Sequence[ToolCall], groups: Iterable[list[int]]) -> int:
+    """How many calls repeat an earlier call of their tool exactly, given the positions of
+    the calls of each tool made more than once (the others repeat nothing).
+
+    The same count as ``len(calls) - len(set(signatures))`` with :func:`_signatures`: within a
+    tool, only the calls :func:`_candidates` would key are encoded and compared.
+    """
+    identical = 0
+    for positions in groups:
+        keys = _rough_keys([trace_calls[p] for p in positions])
+        counts: dict[tuple[Any, ...], int] = {}
+        for key in keys:
+            if key[1] is None:  # arguments without a rough key: compare them all
+                needed = positions
+                break
+            counts[key] = counts.get(key, 0) + 1
+        else:
+            if len(counts) == len(keys):
+                continue  # every call of the tool has a key of its own
+            needed = [p for p, key in zip(positions, keys) if counts[key] > 1]
+        identical += len(needed) - len(set(_texts(trace_calls, needed)))
+    return identical
 
 
 def calculate_redundant_call_rate(
@@ -149,17 +177,26 @@ def _rates(trace_calls: Sequence[ToolCall], summary: CallSummary) -> dict[str, i
             "retry_after_error_count": 0,
         }
     expected = summary.expected_counts
-    actual = summary.actual_counts
-    redundant = sum(max(0, n - expected.get(tool, 0)) for tool, n in actual.items())
-    signatures = _signatures(trace_calls, {tool for tool, n in actual.items() if n > 1})
-    identical = total - len(set(signatures))
-    failed = [call.is_error for call in trace_calls]
-    errors = sum(failed)
-    retries = (
-        sum(1 for k in range(1, total) if failed[k - 1] and signatures[k - 1] == signatures[k])
-        if errors
-        else 0
-    )
+    redundant = 0
+    repeated: list[list[int]] = []
+    for tool, positions in summary.actual_positions.items():
+        made = len(positions)
+        extra = made - expected.get(tool, 0)
+        if extra > 0:
+            redundant += extra
+        if made > 1:
+            repeated.append(positions)
+    errors = summary.error_count
+    retries = 0
+    if errors:  # retries compare each call with the one before: every signature is needed
+        signatures = _signatures(trace_calls, {summary.actual_tools[p[0]] for p in repeated})
+        identical = total - len(set(signatures))
+        failed = [call.is_error for call in trace_calls]
+        retries = sum(
+            1 for k in range(1, total) if failed[k - 1] and signatures[k - 1] == signatures[k]
+        )
+    else:
+        identical = _identical(trace_calls, repeated)
     return {
         "redundant_count": redundant,
         "total_calls": total,

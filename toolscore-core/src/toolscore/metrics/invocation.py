@@ -36,8 +36,11 @@ def _accuracy(summary: CallSummary) -> float:
         return 0.0
     expected = summary.expected_counts.keys()
     called = summary.actual_counts.keys()
-    penalty = len(called - expected) + len(expected - called)
-    accuracy = max(0.0, (len(expected & called) - penalty * 0.5) / len(expected))
+    shared = len(expected & called)
+    # Unexpected tools (called - expected) and missing ones (expected - called), counted
+    # without building either set.
+    penalty = (len(called) - shared) + (len(expected) - shared)
+    accuracy = max(0.0, (shared - penalty * 0.5) / len(expected))
     return min(1.0, accuracy)
 
 

@@ -30,8 +30,11 @@ def _recall(summary: CallSummary) -> float | None:
     """:func:`calculate_required_call_recall` from the evaluation's shared summary."""
     if not summary.expected_tools:
         return None
-    made = summary.made_counts
-    completed = sum(min(n, made.get(tool, 0)) for tool, n in summary.expected_counts.items())
+    made = summary.made_counts.get
+    completed = 0
+    for tool, n in summary.expected_counts.items():
+        done = made(tool, 0)
+        completed += n if n < done else done  # min(n, done), without the call
     return completed / len(summary.expected_tools)
 
 

@@ -151,9 +151,13 @@ _PICKLE_FROM = 32
 
 
 def _trace_might_hold_secrets(
-    trace_calls: Sequence[ToolCall], text_of: Callable[[Any], str]
+    trace_calls: Sequence[ToolCall], make_text_of: Callable[[], Callable[[Any], str]]
 ) -> bool:
-    """:func:`_might_hold_secrets` for all calls' arguments at once (the usual answer: no)."""
+    """:func:`_might_hold_secrets` for all calls' arguments at once (the usual answer: no).
+
+    ``make_text_of`` builds the JSON encoder, only when the quicker encodings refuse the
+    arguments.
+    """
     every_args = [call.args for call in trace_calls]
     try:
         # marshal writes every string as its UTF-8 bytes, fastest of all, and refuses
@@ -163,16 +167,16 @@ def _trace_might_hold_secrets(
         pass
     data = _plain_bytes(every_args) if len(every_args) >= _PICKLE_FROM else None
     if data is None:
-        return _might_hold_secrets(every_args, text_of)
+        return _might_hold_secrets(every_args, make_text_of())
     return _PREFILTER_BYTES.search(data) is not None
 
 
 def find_secrets(trace_calls: Sequence[ToolCall]) -> dict[str, Any]:
     """``secret_count`` and ``secrets`` (index, tool, path, kind, preview)."""
     findings: list[dict[str, Any]] = []
-    text_of = _json_text()
-    if not _trace_might_hold_secrets(trace_calls, text_of):
+    if not _trace_might_hold_secrets(trace_calls, _json_text):
         return {"secret_count": 0, "secrets": findings}  # the common case, in one pass
+    text_of = _json_text()
     for index, call in enumerate(trace_calls):
         args: Mapping[str, Any] | None = call.args
         if not args:

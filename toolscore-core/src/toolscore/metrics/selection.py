@@ -32,7 +32,10 @@ def _accuracy(summary: CallSummary) -> float:
     if not summary.expected_tools:
         return 0.0
     names = summary.expected_counts
-    selected = sum(n for tool, n in summary.actual_counts.items() if tool in names)
+    selected = 0
+    for tool, n in summary.actual_counts.items():
+        if tool in names:
+            selected += n
     return selected / len(summary.actual_tools)
 
 

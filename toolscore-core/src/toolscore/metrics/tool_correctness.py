@@ -55,7 +55,7 @@ def calculate_tool_correctness(
 
 def _correctness(summary: CallSummary) -> dict[str, Any]:
     """:func:`calculate_tool_correctness` (set based) from the evaluation's shared summary."""
-    called = set(summary.actual_counts)
+    called = summary.actual_counts  # its keys are the set of called tools
     if not summary.expected_tools:
         return {
             "tool_correctness": 0.0 if summary.actual_tools else 1.0,
@@ -66,15 +66,20 @@ def _correctness(summary: CallSummary) -> dict[str, Any]:
             "correct_count": 0,
             "total_expected": 0,
         }
-    expected = set(summary.expected_counts)
-    both = expected & called
+    expected = summary.expected_counts  # its keys are the set of expected tools
+    expected_tools = sorted(expected)
+    called_tools = sorted(called)
+    # The sorted differences, filtered from the sorted lists rather than built as sets.
+    missing = [tool for tool in expected_tools if tool not in called]
+    extra = [tool for tool in called_tools if tool not in expected]
+    correct = len(expected) - len(missing)
     return {
-        "tool_correctness": len(both) / len(expected),
-        "expected_tools": sorted(expected),
-        "called_tools": sorted(called),
-        "missing_tools": sorted(expected - called),
-        "extra_tools": sorted(called - expected),
-        "correct_count": len(both),
+        "tool_correctness": correct / len(expected),
+        "expected_tools": expected_tools,
+        "called_tools": called_tools,
+        "missing_tools": missing,
+        "extra_tools": extra,
+        "correct_count": correct,
         "total_expected": len(expected),
         "strict_order": False,
     }
