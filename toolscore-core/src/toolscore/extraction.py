@@ -159,18 +159,15 @@ class Probe:
         self.memo: dict[Any, Any] = {}
 
 
-def _rating(extractor: Extractor, probe: Probe) -> float:
-    rate = getattr(extractor, "rate", None)
-    if rate is not None:
-        return float(rate(probe))
-    return float(extractor.confidence(probe.payload))
+#: How detection asks one extractor: its ``rate`` (given the probe) or its ``confidence``
+#: (given the payload), found once.
+_Rater = tuple[str, "Callable[[Any], Any]", bool, "frozenset[str] | None"]
 
-
-#: Per registry, ``(name, extractor, detection keys)`` of every extractor in name order, once
-#: all were built.
-_RATERS: weakref.WeakKeyDictionary[
-    Registry[ExtractorSpec], list[tuple[str, Extractor, frozenset[str] | None]]
-] = weakref.WeakKeyDictionary()
+#: Per registry, ``(name, rate or confidence, takes the probe, detection keys)`` of every
+#: extractor in name order, once all were built.
+_RATERS: weakref.WeakKeyDictionary[Registry[ExtractorSpec], list[_Rater]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _detection_keys(extractor: Extractor) -> frozenset[str] | None:
@@ -181,25 +178,30 @@ def _detection_keys(extractor: Extractor) -> frozenset[str] | None:
     return frozenset(keys)
 
 
-def _raters(
-    registry: Registry[ExtractorSpec],
-) -> list[tuple[str, Extractor, frozenset[str] | None]]:
+def _rater(name: str, extractor: Extractor) -> _Rater:
+    rate = getattr(extractor, "rate", None)
+    if rate is not None:
+        return (name, rate, True, _detection_keys(extractor))
+    return (name, extractor.confidence, False, _detection_keys(extractor))
+
+
+def _raters(registry: Registry[ExtractorSpec]) -> list[_Rater]:
     """The extractors detection asks, in name order, each with its detection keys; an
     extractor whose factory fails is left out (and asked again next time: the list is kept
     only when every factory succeeded).
 
     Why: every in-memory payload is rated by every extractor, and looking each one up by name
-    (:func:`extractor_for`, a weak-keyed cache) cost as much as many ratings.
+    (:func:`extractor_for`, a weak-keyed cache) and then its ``rate`` cost as much as many
+    ratings.
     """
     cached = _RATERS.get(registry)
     if cached is not None:
         return cached
-    raters: list[tuple[str, Extractor, frozenset[str] | None]] = []
+    raters: list[_Rater] = []
     complete = True
     for name in registry.names():
         try:
-            extractor = extractor_for(registry, name)
-            raters.append((name, extractor, _detection_keys(extractor)))
+            raters.append(_rater(name, extractor_for(registry, name)))
         except Exception:  # a plugin's factory must never break detection
             complete = False
     if complete:
@@ -212,16 +214,17 @@ def rank_formats(payload: Any, registry: Registry[ExtractorSpec]) -> list[tuple[
 
     A plain dict that has none of an extractor's ``detection_keys`` is rated 0.0 without
     asking it: a JSON object is read by a handful of formats, and asking every one of them
-    cost more than the extraction itself.
+    cost more than the extraction itself. Extractors that offer ``rate`` share one
+    :class:`Probe` of the payload.
     """
     ranked: list[tuple[float, str]] = []
     probe = Probe(payload)
     keyed = type(payload) is dict
-    for name, extractor, keys in _raters(registry):
+    for name, rate, probed, keys in _raters(registry):
         if keyed and keys is not None and keys.isdisjoint(payload):
             continue
         try:
-            score = _rating(extractor, probe)
+            score = float(rate(probe if probed else payload))
         except Exception:  # a plugin's rating must never break detection
             continue
         if score > 0.0:
