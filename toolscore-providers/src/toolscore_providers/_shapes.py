@@ -291,13 +291,14 @@ def tally(values: Iterable[Any]) -> Counter[str]:
     conversation has a handful of message shapes, and ``Counter.update`` per message was
     most of the tally's cost.
     """
-    n = other = plain = 0
+    values = list(values)
+    n = len(values)
+    other = plain = 0
     by_shape: dict[_Shape, int] = {}
     examples: list[tuple[_Shape, dict[str, Any]]] = []
     shapes: dict[frozenset[str], int] = {}
     plain_keys = _PLAIN_CHAT_KEYS.issuperset
     for value in values:
-        n += 1
         if type(value) is dict and plain_keys(value):
             # _plain_shape, inline: this loop runs once per message of every payload rated.
             content = value.get("content")
@@ -309,7 +310,6 @@ def tally(values: Iterable[Any]) -> Counter[str]:
                 and (calls is None or (type(calls) is list and _function_calls(calls)))
             ):
                 shape = (role, content is None, bool(calls), value.get("tool_call_id") is not None)
-                plain += 1
                 seen = by_shape.get(shape)
                 if seen is None:
                     by_shape[shape] = 1
@@ -331,6 +331,7 @@ def tally(values: Iterable[Any]) -> Counter[str]:
     for shape, example in examples:
         found = _shape_tags(shape, example)
         times = by_shape[shape]
+        plain += times
         if found:
             shapes[found] = shapes.get(found, 0) + times
         else:

@@ -226,7 +226,17 @@ def _is_gold_list(expected: Any, structure_keys: frozenset[str]) -> bool:
     )
 
 
+#: The spec of each mode given alone (no policies, no document ``match``): built once.
+_MODE_SPECS: dict[str, MatchSpec] = {}
+
+
 def _spec(mode: str | None, args: Any, overrides: Any, document_match: Any) -> MatchSpec:
+    if args is None and overrides is None and document_match is None and type(mode) is str:
+        found = _MODE_SPECS.get(mode)
+        if found is None:
+            found = MatchSpec.build(mode)  # raises for an unknown mode: nothing kept
+            _MODE_SPECS[mode] = found
+        return found
     base = MatchSpec.coerce(document_match) if document_match is not None else MatchSpec()
     given = MatchSpec.build(
         mode if mode is not None else base.mode,
