@@ -414,9 +414,8 @@ def chat_score(counts: Counter[str], own: str, foreign: Iterable[str], *, unmark
     count = counts.get
     if not mostly_messages(counts) or not count("role"):
         return 0.0
-    others = 0
-    for tag in foreign:
-        others += count(tag, 0)
+    # A tally holds no count of 0, so a foreign marker is counted exactly when it is a key.
+    others = not counts.keys().isdisjoint(foreign)
     if count(own) and not others:
         return 0.9
     if others:

@@ -461,7 +461,10 @@ def _messages_fast(messages: list[Any]) -> list[ToolCall] | None:
                 return None
             position = by_id.get(call_id)
             if position is not None:
-                results[position] = decode_json(text_of(message.get("content")))
+                content = message.get("content")
+                results[position] = decode_json(
+                    content if type(content) is str else text_of(content)
+                )
             continue
         tool_calls = message.get("tool_calls")
         if tool_calls is not None and type(tool_calls) is not list:
