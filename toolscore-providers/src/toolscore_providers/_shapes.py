@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from functools import partial
+from operator import is_
 from typing import Any
 
 from toolscore_providers._common import class_name, get, has, is_list, items, module_root, sample
@@ -360,9 +361,10 @@ def message_tally(values: list[Any]) -> Counter[str]:
 
     Within one detection every format asks for the tally of the same messages; the first
     computes it and the others read it from the detection's memo. Formats pass the payload's
-    own list where they can, so the entry is found by the list's identity; a copy of it (a
-    tuple's items, a slice) is found by the identities of its items. Each entry keeps its
-    items alive, so no other object can take their ids while the memo lives.
+    own list where they can, so the entry is found by the list's identity; a copy of a list
+    already tallied (a tuple's items, a slice) is found by comparing its items by identity.
+    Each entry keeps its items alive, so no other object can take their ids while the memo
+    lives.
     """
     window = sample(values)
     memo = MEMO.get()
@@ -375,12 +377,12 @@ def message_tally(values: list[Any]) -> Counter[str]:
         entry = lists.get(id(window))
         if entry is not None and entry[0] is window:
             return entry[1]
-    key = ("tally", *map(id, window))
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = (window, tally(window))
-    lists[id(window)] = (window, found[1])
-    counts: Counter[str] = found[1]
+        for seen, counts in list(lists.values()):
+            if len(seen) == len(window) and all(map(is_, seen, window)):
+                lists[id(window)] = (window, counts)
+                return counts
+    counts = tally(window)
+    lists[id(window)] = (window, counts)
     return counts
 
 
