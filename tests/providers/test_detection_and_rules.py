@@ -157,13 +157,13 @@ def test_a_conversation_is_described_once_per_detection(monkeypatch: pytest.Monk
     from toolscore_providers import _shapes
 
     tallied: list[int] = []
-    real = _shapes.tally
+    real = _shapes._described
 
     def counting(values: Any) -> Any:
         tallied.append(len(values))
         return real(values)
 
-    monkeypatch.setattr(_shapes, "tally", counting)
+    monkeypatch.setattr(_shapes, "_described", counting)
     messages = [
         {"role": "user", "content": "u"},
         OPENAI_CALL,

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from toolscore.errors import InputError, MissingPluginError, ToolscoreError
@@ -150,6 +151,12 @@ class Probe:
     and read from ``memo`` by the others. ``memo`` is theirs to key as they like; it lives for
     one detection only, so a payload changed between two calls is never described stale.
     Extractors without ``rate`` are asked ``confidence(payload)`` as before.
+
+    When :func:`calls_from_payload` reads an in-memory payload, the one probe serves its
+    detection and its reading: an extractor that offers ``extract_probed(probe) -> calls``
+    (next to ``extract(payload)``) is handed the probe, memo included, so that it need not
+    check again what the detection found. Nothing runs between the two, so the memo cannot
+    go stale.
     """
 
     __slots__ = ("memo", "payload")
@@ -218,7 +225,9 @@ def rank_formats(payload: Any, registry: Registry[ExtractorSpec]) -> list[tuple[
     :class:`Probe` of the payload.
     """
     ranked: list[tuple[float, str]] = []
-    probe = Probe(payload)
+    probe = _READING.get()
+    if probe is None or probe.payload is not payload:
+        probe = Probe(payload)
     keyed = type(payload) is dict
     for name, rate, probed, keys in _raters(registry):
         if keyed and keys is not None and keys.isdisjoint(payload):
@@ -231,6 +240,10 @@ def rank_formats(payload: Any, registry: Registry[ExtractorSpec]) -> list[tuple[
             ranked.append((min(score, 1.0), name))
     ranked.sort(key=lambda pair: (-pair[0], pair[1]))
     return ranked
+
+
+#: The probe of the payload :func:`calls_from_payload` is reading now (``None`` otherwise).
+_READING: ContextVar[Probe | None] = ContextVar("toolscore_reading", default=None)
 
 
 def choose_format(payload: Any, registry: Registry[ExtractorSpec]) -> str | None:
@@ -300,15 +313,26 @@ def calls_from_payload(
 
     pm = manager_or_default(plugin_manager)
     registry = pm.get_extractors()
-    chosen = pm.detect_format(actual)
-    if chosen is None and (dumped := model_dumped(actual)) is not None:
-        actual = dumped
+    probe = Probe(actual)
+    token = _READING.set(probe)
+    try:
         chosen = pm.detect_format(actual)
-    if chosen is None:
-        message = _NOT_DETECTED.format(kind=type(actual).__name__)
-        looked_for = ", ".join(known_formats(registry))
-        raise TypeError(f"{message} Formats looked for: {looked_for}{providers_hint(registry)}.")
-    return list(extractor_for(registry, chosen).extract(actual))
+        if chosen is None and (dumped := model_dumped(actual)) is not None:
+            actual = dumped
+            chosen = pm.detect_format(actual)
+        if chosen is None:
+            message = _NOT_DETECTED.format(kind=type(actual).__name__)
+            looked_for = ", ".join(known_formats(registry))
+            raise TypeError(
+                f"{message} Formats looked for: {looked_for}{providers_hint(registry)}."
+            )
+        extractor = extractor_for(registry, chosen)
+        read = getattr(extractor, "extract_probed", None)
+        if read is not None and probe.payload is actual:
+            return list(read(probe))
+        return list(extractor.extract(actual))
+    finally:
+        _READING.reset(token)
 
 
 def calls_with(

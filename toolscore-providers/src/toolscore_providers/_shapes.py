@@ -284,7 +284,13 @@ PLAIN = "_plain"
 
 def tally(values: Iterable[Any]) -> Counter[str]:
     """How many messages carry each tag, plus ``"_n"`` (messages), ``"_other"`` (non-messages)
-    and ``"_plain"`` (plain chat messages); a count of 0 is left out.
+    and ``"_plain"`` (plain chat messages); a count of 0 is left out."""
+    return _described(values)[0]
+
+
+def _described(values: Iterable[Any]) -> tuple[Counter[str], frozenset[str] | None]:
+    """:func:`tally`, and the roles of the messages when every one is of the plain shape
+    (:func:`_plain_shape`; ``None`` when any is not).
 
     Plain chat messages of the common shape (:func:`_plain_shape`) are counted by shape in
     one loop and tagged once per shape at the end; any other item takes the full check.
@@ -329,9 +335,11 @@ def tally(values: Iterable[Any]) -> Counter[str]:
             shapes[found] = shapes.get(found, 0) + 1
         else:
             other += 1
+    shaped = 0
     for shape, example in examples:
         found = _shape_tags(shape, example)
         times = by_shape[shape]
+        shaped += times
         plain += times
         if found:
             shapes[found] = shapes.get(found, 0) + times
@@ -348,12 +356,16 @@ def tally(values: Iterable[Any]) -> Counter[str]:
             counts[tag] = count(tag, 0) + times
     if plain:
         counts[PLAIN] = plain
-    return counts
+    return counts, frozenset(shape[0] for shape in by_shape) if shaped == n else None
 
 
 #: The memo of the detection running now (a :class:`toolscore.extraction.Probe`'s), set by
 #: ``FormatAdapter.rate`` while one format rates a payload; ``None`` outside detection.
 MEMO: ContextVar[dict[Any, Any] | None] = ContextVar("toolscore_providers_memo", default=None)
+
+
+#: A memo entry: the list tallied, its tally, the roles when all are plain-shaped.
+_Entry = tuple[list[Any], Counter[str], "frozenset[str] | None"]
 
 
 def message_tally(values: list[Any]) -> Counter[str]:
@@ -370,20 +382,38 @@ def message_tally(values: list[Any]) -> Counter[str]:
     memo = MEMO.get()
     if memo is None:
         return tally(window)
-    lists: dict[int, tuple[list[Any], Counter[str]]] | None = memo.get(_BY_LIST)
+    lists: dict[int, _Entry] | None = memo.get(_BY_LIST)
     if lists is None:
         lists = memo[_BY_LIST] = {}
     else:
         entry = lists.get(id(window))
         if entry is not None and entry[0] is window:
             return entry[1]
-        for seen, counts in list(lists.values()):
+        for seen, counts, roles in list(lists.values()):
             if len(seen) == len(window) and all(map(is_, seen, window)):
-                lists[id(window)] = (window, counts)
+                lists[id(window)] = (window, counts, roles)
                 return counts
-    counts = tally(window)
-    lists[id(window)] = (window, counts)
+    counts, roles = _described(window)
+    lists[id(window)] = (window, counts, roles)
     return counts
+
+
+def plain_roles(messages: list[Any]) -> frozenset[str] | None:
+    """The roles of ``messages`` when the memo in use holds the tally of this very list and
+    every message in it was of the plain shape: a dict with only plain chat keys, a string
+    role, text or no content, and calls (if any) all OpenAI function entries. ``None`` when
+    no such tally is at hand.
+
+    Why: the extractor chosen for a conversation reads it right after its detection tallied
+    it (``FormatAdapter.extract_probed``); what the tally checked of every message need not
+    be checked again.
+    """
+    memo = MEMO.get()
+    lists: dict[int, _Entry] | None = memo.get(_BY_LIST) if memo is not None else None
+    entry = lists.get(id(messages)) if lists is not None else None
+    if entry is None or entry[0] is not messages:
+        return None
+    return entry[2]
 
 
 #: The memo key of the tallies by the identity of the list asked about.

@@ -45,7 +45,7 @@ from toolscore_providers._common import (
     text_of,
     unreadable,
 )
-from toolscore_providers._shapes import chat_score, message_tally
+from toolscore_providers._shapes import chat_score, message_tally, plain_roles
 
 FORMAT = "openai"
 
@@ -440,19 +440,26 @@ def _messages_fast(messages: list[Any]) -> list[ToolCall] | None:
     those can apply; the calls, their ``metadata["message"]`` numbers, ids and results are
     those :class:`_Reader` finds (same :func:`_tool_call`, same first-id-wins results).
     Each call is kept as ``(tool, args, id, metadata)`` and built once, with its result, at
-    the end: no draft per call.
+    the end: no draft per call. Read right after the detection tallied these very messages
+    (:func:`~toolscore_providers._shapes.plain_roles`), the keys, roles and call lists it
+    checked of each are not checked again.
     """
+    roles = plain_roles(messages)
+    checked = roles is not None and _PLAIN_ROLES.issuperset(roles)
     plain_keys = _PLAIN_MESSAGE_KEYS.issuperset
     found: list[tuple[str, Mapping[str, Any], str | None, dict[str, Any]]] = []
     results: dict[int, Any] = {}
     by_id: dict[str, int] = {}
     number = 0
     for message in messages:
-        if type(message) is not dict or not plain_keys(message):
-            return None
-        role = message.get("role")
-        if type(role) is not str or role not in _PLAIN_ROLES:
-            return None
+        if checked:
+            role = message.get("role")
+        else:
+            if type(message) is not dict or not plain_keys(message):
+                return None
+            role = message.get("role")
+            if type(role) is not str or role not in _PLAIN_ROLES:
+                return None
         if role == "tool":
             call_id = message.get("tool_call_id")
             if call_id is None:
@@ -467,7 +474,7 @@ def _messages_fast(messages: list[Any]) -> list[ToolCall] | None:
                 )
             continue
         tool_calls = message.get("tool_calls")
-        if tool_calls is not None and type(tool_calls) is not list:
+        if not checked and tool_calls is not None and type(tool_calls) is not list:
             return None
         if tool_calls:
             for entry in tool_calls:
