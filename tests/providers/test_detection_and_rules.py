@@ -149,6 +149,38 @@ def test_whole_payload_detection(payload: Any, fmt: str) -> None:
     assert [c.tool for c in calls] == ["search"]
 
 
+def test_a_conversation_is_described_once_per_detection(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every chat format rates a conversation from one description of its messages: the
+    messages are tallied once per detection, whether the formats are handed the payload's own
+    list or copies of it (a tuple's items), and never from a previous detection's tally."""
+    from toolscore.extraction import Probe
+    from toolscore_providers import _shapes
+
+    tallied: list[int] = []
+    real = _shapes._described
+
+    def counting(values: Any) -> Any:
+        tallied.append(len(values))
+        return real(values)
+
+    monkeypatch.setattr(_shapes, "_described", counting)
+    messages = [
+        {"role": "user", "content": "u"},
+        OPENAI_CALL,
+        {"role": "tool", "tool_call_id": "c1", "content": "{}"},
+    ]
+    for payload in ({"messages": messages}, messages, tuple(messages)):
+        tallied.clear()
+        probe = Probe(payload)
+        ratings = {name: extractor.rate(probe) for name, extractor in EXTRACTORS.items()}
+        assert tallied == [3], payload
+        assert ratings["openai"] == 0.9
+        assert ratings == {name: e.confidence(payload) for name, e in EXTRACTORS.items()}
+    messages.append(ANTHROPIC_CALL)  # changed between two detections: described afresh
+    probe = Probe({"messages": messages})
+    assert EXTRACTORS["openai"].rate(probe) == 0.1
+
+
 def test_plain_chat_without_tool_calls_still_has_one_winner() -> None:
     """A conversation with no tool markers reads as OpenAI (zero calls), never a tie."""
     payload = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]

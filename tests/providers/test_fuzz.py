@@ -329,3 +329,56 @@ def test_every_plain_chat_shape_is_tagged_as_every_check_tags_it() -> None:
     for role, content, made, call_id in itertools.product(roles, contents, calls, [None, "c"]):
         message = {"role": role, "content": content, "tool_calls": made, "tool_call_id": call_id}
         assert _shapes.tags(message) == _shapes._tags(message), message
+
+
+_entries = st.fixed_dictionaries(
+    {
+        "function": st.fixed_dictionaries(
+            {"name": st.sampled_from(["f", "g"]), "arguments": st.sampled_from(['{"a": 1}', "{"])}
+        )
+    },
+    optional={"id": st.sampled_from(["c1", "c2", "", 7])},
+)
+_conversation = st.lists(
+    _plain_messages
+    | st.fixed_dictionaries(
+        {"role": st.just("assistant"), "content": st.none(), "tool_calls": st.lists(_entries)}
+    )
+    | st.fixed_dictionaries(
+        {
+            "role": st.just("tool"),
+            "tool_call_id": st.sampled_from(["c1", "c2", 7]),
+            "content": st.sampled_from(['{"ok": 1}', "text"]),
+        }
+    ),
+    max_size=8,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(messages=_conversation)
+def test_calls_read_after_detection_are_those_read_alone(messages: list[Any]) -> None:
+    """``calls_from_payload`` hands the chosen extractor what the payload's detection found
+    (``extract_probed``): the calls are those the extractor reads from the payload alone."""
+    from toolscore.extraction import AmbiguousFormatError, calls_from_payload, detect
+
+    for payload in ({"messages": messages}, messages):
+        try:
+            chosen = detect(payload)
+        except AmbiguousFormatError:
+            continue
+        if chosen is None or chosen not in EXTRACTORS:
+            continue
+        try:
+            alone: Any = EXTRACTORS[chosen].extract(payload)
+        except InputError as exc:
+            alone = str(exc)
+        try:
+            through: Any = calls_from_payload(payload)
+        except InputError as exc:
+            through = str(exc)
+        assert through == alone
+        if isinstance(alone, list):
+            assert [list(c.metadata.items()) for c in through] == [
+                list(c.metadata.items()) for c in alone
+            ]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from toolscore.errors import InputError, MissingPluginError, ToolscoreError
@@ -150,6 +151,12 @@ class Probe:
     and read from ``memo`` by the others. ``memo`` is theirs to key as they like; it lives for
     one detection only, so a payload changed between two calls is never described stale.
     Extractors without ``rate`` are asked ``confidence(payload)`` as before.
+
+    When :func:`calls_from_payload` reads an in-memory payload, the one probe serves its
+    detection and its reading: an extractor that offers ``extract_probed(probe) -> calls``
+    (next to ``extract(payload)``) is handed the probe, memo included, so that it need not
+    check again what the detection found. Nothing runs between the two, so the memo cannot
+    go stale.
     """
 
     __slots__ = ("memo", "payload")
@@ -159,18 +166,15 @@ class Probe:
         self.memo: dict[Any, Any] = {}
 
 
-def _rating(extractor: Extractor, probe: Probe) -> float:
-    rate = getattr(extractor, "rate", None)
-    if rate is not None:
-        return float(rate(probe))
-    return float(extractor.confidence(probe.payload))
+#: How detection asks one extractor: its ``rate`` (given the probe) or its ``confidence``
+#: (given the payload), found once.
+_Rater = tuple[str, "Callable[[Any], Any]", bool, "frozenset[str] | None"]
 
-
-#: Per registry, ``(name, extractor, detection keys)`` of every extractor in name order, once
-#: all were built.
-_RATERS: weakref.WeakKeyDictionary[
-    Registry[ExtractorSpec], list[tuple[str, Extractor, frozenset[str] | None]]
-] = weakref.WeakKeyDictionary()
+#: Per registry, ``(name, rate or confidence, takes the probe, detection keys)`` of every
+#: extractor in name order, once all were built.
+_RATERS: weakref.WeakKeyDictionary[Registry[ExtractorSpec], list[_Rater]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _detection_keys(extractor: Extractor) -> frozenset[str] | None:
@@ -181,25 +185,30 @@ def _detection_keys(extractor: Extractor) -> frozenset[str] | None:
     return frozenset(keys)
 
 
-def _raters(
-    registry: Registry[ExtractorSpec],
-) -> list[tuple[str, Extractor, frozenset[str] | None]]:
+def _rater(name: str, extractor: Extractor) -> _Rater:
+    rate = getattr(extractor, "rate", None)
+    if rate is not None:
+        return (name, rate, True, _detection_keys(extractor))
+    return (name, extractor.confidence, False, _detection_keys(extractor))
+
+
+def _raters(registry: Registry[ExtractorSpec]) -> list[_Rater]:
     """The extractors detection asks, in name order, each with its detection keys; an
     extractor whose factory fails is left out (and asked again next time: the list is kept
     only when every factory succeeded).
 
     Why: every in-memory payload is rated by every extractor, and looking each one up by name
-    (:func:`extractor_for`, a weak-keyed cache) cost as much as many ratings.
+    (:func:`extractor_for`, a weak-keyed cache) and then its ``rate`` cost as much as many
+    ratings.
     """
     cached = _RATERS.get(registry)
     if cached is not None:
         return cached
-    raters: list[tuple[str, Extractor, frozenset[str] | None]] = []
+    raters: list[_Rater] = []
     complete = True
     for name in registry.names():
         try:
-            extractor = extractor_for(registry, name)
-            raters.append((name, extractor, _detection_keys(extractor)))
+            raters.append(_rater(name, extractor_for(registry, name)))
         except Exception:  # a plugin's factory must never break detection
             complete = False
     if complete:
@@ -212,22 +221,29 @@ def rank_formats(payload: Any, registry: Registry[ExtractorSpec]) -> list[tuple[
 
     A plain dict that has none of an extractor's ``detection_keys`` is rated 0.0 without
     asking it: a JSON object is read by a handful of formats, and asking every one of them
-    cost more than the extraction itself.
+    cost more than the extraction itself. Extractors that offer ``rate`` share one
+    :class:`Probe` of the payload.
     """
     ranked: list[tuple[float, str]] = []
-    probe = Probe(payload)
+    probe = _READING.get()
+    if probe is None or probe.payload is not payload:
+        probe = Probe(payload)
     keyed = type(payload) is dict
-    for name, extractor, keys in _raters(registry):
+    for name, rate, probed, keys in _raters(registry):
         if keyed and keys is not None and keys.isdisjoint(payload):
             continue
         try:
-            score = _rating(extractor, probe)
+            score = float(rate(probe if probed else payload))
         except Exception:  # a plugin's rating must never break detection
             continue
         if score > 0.0:
             ranked.append((min(score, 1.0), name))
     ranked.sort(key=lambda pair: (-pair[0], pair[1]))
     return ranked
+
+
+#: The probe of the payload :func:`calls_from_payload` is reading now (``None`` otherwise).
+_READING: ContextVar[Probe | None] = ContextVar("toolscore_reading", default=None)
 
 
 def choose_format(payload: Any, registry: Registry[ExtractorSpec]) -> str | None:
@@ -297,15 +313,26 @@ def calls_from_payload(
 
     pm = manager_or_default(plugin_manager)
     registry = pm.get_extractors()
-    chosen = pm.detect_format(actual)
-    if chosen is None and (dumped := model_dumped(actual)) is not None:
-        actual = dumped
+    probe = Probe(actual)
+    token = _READING.set(probe)
+    try:
         chosen = pm.detect_format(actual)
-    if chosen is None:
-        message = _NOT_DETECTED.format(kind=type(actual).__name__)
-        looked_for = ", ".join(known_formats(registry))
-        raise TypeError(f"{message} Formats looked for: {looked_for}{providers_hint(registry)}.")
-    return list(extractor_for(registry, chosen).extract(actual))
+        if chosen is None and (dumped := model_dumped(actual)) is not None:
+            actual = dumped
+            chosen = pm.detect_format(actual)
+        if chosen is None:
+            message = _NOT_DETECTED.format(kind=type(actual).__name__)
+            looked_for = ", ".join(known_formats(registry))
+            raise TypeError(
+                f"{message} Formats looked for: {looked_for}{providers_hint(registry)}."
+            )
+        extractor = extractor_for(registry, chosen)
+        read = getattr(extractor, "extract_probed", None)
+        if read is not None and probe.payload is actual:
+            return list(read(probe))
+        return list(extractor.extract(actual))
+    finally:
+        _READING.reset(token)
 
 
 def calls_with(

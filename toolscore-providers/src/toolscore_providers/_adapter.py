@@ -53,5 +53,14 @@ class FormatAdapter:
         finally:
             _shapes.MEMO.reset(token)
 
+    def extract_probed(self, probe: Any) -> list[ToolCall]:
+        """``extract(probe.payload)`` right after the payload's detection, with its memo: a
+        format may then skip what the detection already checked (``_shapes.plain_roles``)."""
+        token = _shapes.MEMO.set(probe.memo)
+        try:
+            return self.extract(probe.payload)
+        finally:
+            _shapes.MEMO.reset(token)
+
     def __repr__(self) -> str:
         return f"FormatAdapter({self.name!r})"

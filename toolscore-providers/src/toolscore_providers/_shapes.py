@@ -94,36 +94,60 @@ def _plain_chat_tags(message: dict[str, Any]) -> frozenset[str] | None:
     Why: saved conversations are mostly such messages and every detection tags them all. Of
     the checks in :func:`tags` only the role, the ``tool_calls`` entries and a tool message's
     ``tool_call_id`` can apply to them (no ``type``, ``lc``, ``model``, parts or content
-    blocks), so those are all this reads. A message whose role is a string and whose calls
-    are all OpenAI function entries is tagged by its shape alone, and a shape once.
+    blocks), so those are all this reads. A message of the common shape (:func:`_plain_shape`)
+    is tagged by its shape alone, and a shape once.
     """
     if not _PLAIN_CHAT_KEYS.issuperset(message):
         return None
+    shape = _plain_shape(message)
+    if shape is not None:
+        return _shape_tags(shape, message)
+    content = message.get("content")
+    if content is not None and type(content) is not str:
+        return None
+    return _plain_chat_compute(message, message.get("role"), content)
+
+
+#: A plain chat message's shape: its role, no text, makes OpenAI function calls, has a call id.
+_Shape = tuple[str, bool, bool, bool]
+
+
+def _plain_shape(message: dict[str, Any]) -> _Shape | None:
+    """The shape of a plain chat message (only :data:`_PLAIN_CHAT_KEYS`, checked by the
+    caller) whose role is a string, content text or absent, and calls all OpenAI function
+    entries; ``None`` for any other. Such a message's tags depend on its shape alone."""
     content = message.get("content")
     if content is not None and type(content) is not str:
         return None
     role = message.get("role")
+    if type(role) is not str:
+        return None
     calls = message.get("tool_calls")
-    if type(role) is str and (calls is None or type(calls) is list):
-        makes = False
-        if calls:
-            for entry in calls:
-                if type(entry) is not dict or entry.get("function") is None:
-                    return _plain_chat_compute(message, role, content)
-            makes = True
-        shape = (role, content is None, makes, message.get("tool_call_id") is not None)
-        found = _PLAIN_SHAPES.get(shape)
-        if found is None:
-            found = _plain_chat_compute(message, role, content)
-            if len(_PLAIN_SHAPES) < _SHAPES_KEPT:
-                _PLAIN_SHAPES[shape] = found
-        return found
-    return _plain_chat_compute(message, role, content)
+    if calls is not None and (type(calls) is not list or not _function_calls(calls)):
+        return None
+    return (role, content is None, bool(calls), message.get("tool_call_id") is not None)
 
 
-#: Tags of plain chat messages by shape (role, no text, makes OpenAI calls, has a call id):
-#: a conversation has a handful of shapes.
-_PLAIN_SHAPES: dict[tuple[str, bool, bool, bool], frozenset[str]] = {}
+def _function_calls(calls: list[Any]) -> bool:
+    """Whether every entry of a ``tool_calls`` list is a dict with a ``function``."""
+    for entry in calls:  # noqa: SIM110 - all() over a generator costs twice this loop
+        if type(entry) is not dict or entry.get("function") is None:
+            return False
+    return True
+
+
+def _shape_tags(shape: _Shape, message: dict[str, Any]) -> frozenset[str]:
+    """The tags of ``message``, of shape ``shape``: remembered per shape."""
+    found = _PLAIN_SHAPES.get(shape)
+    if found is None:
+        found = _plain_chat_compute(message, shape[0], message.get("content"))
+        if len(_PLAIN_SHAPES) < _SHAPES_KEPT:
+            _PLAIN_SHAPES[shape] = found
+    return found
+
+
+#: Tags of plain chat messages by shape: a conversation has a handful of shapes.
+_PLAIN_SHAPES: dict[_Shape, frozenset[str]] = {}
 #: At most this many shapes are kept (roles are whatever strings payloads hold).
 _SHAPES_KEPT = 256
 
@@ -260,36 +284,79 @@ PLAIN = "_plain"
 
 def tally(values: Iterable[Any]) -> Counter[str]:
     """How many messages carry each tag, plus ``"_n"`` (messages), ``"_other"`` (non-messages)
-    and ``"_plain"`` (plain chat messages); a count of 0 is left out.
+    and ``"_plain"`` (plain chat messages); a count of 0 is left out."""
+    return _described(values)[0]
 
+
+def _described(values: Iterable[Any]) -> tuple[Counter[str], frozenset[str] | None]:
+    """:func:`tally`, and the roles of the messages when every one is of the plain shape
+    (:func:`_plain_shape`; ``None`` when any is not).
+
+    Plain chat messages of the common shape (:func:`_plain_shape`) are counted by shape in
+    one loop and tagged once per shape at the end; any other item takes the full check.
     Identical tag sets are counted together and added to the counter once each: a
     conversation has a handful of message shapes, and ``Counter.update`` per message was
     most of the tally's cost.
     """
-    n = other = plain = 0
+    values = list(values)
+    n = len(values)
+    other = plain = 0
+    by_shape: dict[_Shape, int] = {}
+    examples: list[tuple[_Shape, dict[str, Any]]] = []
     shapes: dict[frozenset[str], int] = {}
+    plain_keys = _PLAIN_CHAT_KEYS.issuperset
     for value in values:
-        n += 1
-        found = _plain_chat_tags(value) if type(value) is dict else None
-        if found is None:
-            found = _tags(value)
+        if type(value) is dict and plain_keys(value):
+            # _plain_shape, inline: this loop runs once per message of every payload rated.
+            content = value.get("content")
+            role = value.get("role")
+            calls = value.get("tool_calls")
+            if (
+                type(role) is str
+                and (content is None or type(content) is str)
+                and (calls is None or (type(calls) is list and _function_calls(calls)))
+            ):
+                shape = (role, content is None, bool(calls), value.get("tool_call_id") is not None)
+                seen = by_shape.get(shape)
+                if seen is None:
+                    by_shape[shape] = 1
+                    examples.append((shape, value))
+                else:
+                    by_shape[shape] = seen + 1
+                continue
+            found = _plain_chat_tags(value)
+            if found is None:
+                found = _tags(value)
+            else:
+                plain += 1
         else:
-            plain += 1
+            found = _tags(value)
         if found:
             shapes[found] = shapes.get(found, 0) + 1
         else:
             other += 1
+    shaped = 0
+    for shape, example in examples:
+        found = _shape_tags(shape, example)
+        times = by_shape[shape]
+        shaped += times
+        plain += times
+        if found:
+            shapes[found] = shapes.get(found, 0) + times
+        else:
+            other += times
     counts: Counter[str] = Counter()
     if n:
         counts["_n"] = n
     if other:
         counts["_other"] = other
+    count = counts.get  # no Counter.__missing__ (a Python call) per tag
     for found, times in shapes.items():
         for tag in found:
-            counts[tag] += times
+            counts[tag] = count(tag, 0) + times
     if plain:
         counts[PLAIN] = plain
-    return counts
+    return counts, frozenset(shape[0] for shape in by_shape) if shaped == n else None
 
 
 #: The memo of the detection running now (a :class:`toolscore.extraction.Probe`'s), set by
@@ -297,36 +364,60 @@ def tally(values: Iterable[Any]) -> Counter[str]:
 MEMO: ContextVar[dict[Any, Any] | None] = ContextVar("toolscore_providers_memo", default=None)
 
 
+#: A memo entry: the list tallied, its tally, the roles when all are plain-shaped.
+_Entry = tuple[list[Any], Counter[str], "frozenset[str] | None"]
+
+
 def message_tally(values: list[Any]) -> Counter[str]:
     """:func:`tally` of the items a confidence check looks at (read-only: it may be shared).
 
     Within one detection every format asks for the tally of the same messages; the first
-    computes it and the others read it from the detection's memo. The key is the identity of
-    each item, and the entry keeps the items alive, so no other list can take their ids while
-    the memo lives. The entry asked for last is compared first, item by item (identity,
-    without building the key): the formats of one detection mostly ask for the same list.
+    computes it and the others read it from the detection's memo. Formats pass the payload's
+    own list where they can, so the entry is found by the list's identity; a copy of a list
+    already tallied (a tuple's items, a slice) is found by comparing its items by identity.
+    Each entry keeps its items alive, so no other object can take their ids while the memo
+    lives.
     """
     window = sample(values)
     memo = MEMO.get()
     if memo is None:
         return tally(window)
-    last = memo.get(_LAST)
-    if last is not None:
-        seen = last[0]
-        if seen is window or (len(seen) == len(window) and all(map(is_, seen, window))):
-            recent: Counter[str] = last[1]
-            return recent
-    key = ("tally", *map(id, window))
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = (window, tally(window))
-    memo[_LAST] = found
-    counts: Counter[str] = found[1]
+    lists: dict[int, _Entry] | None = memo.get(_BY_LIST)
+    if lists is None:
+        lists = memo[_BY_LIST] = {}
+    else:
+        entry = lists.get(id(window))
+        if entry is not None and entry[0] is window:
+            return entry[1]
+        for seen, counts, roles in list(lists.values()):
+            if len(seen) == len(window) and all(map(is_, seen, window)):
+                lists[id(window)] = (window, counts, roles)
+                return counts
+    counts, roles = _described(window)
+    lists[id(window)] = (window, counts, roles)
     return counts
 
 
-#: The memo key of the tally asked for last.
-_LAST = ("tally", "last")
+def plain_roles(messages: list[Any]) -> frozenset[str] | None:
+    """The roles of ``messages`` when the memo in use holds the tally of this very list and
+    every message in it was of the plain shape: a dict with only plain chat keys, a string
+    role, text or no content, and calls (if any) all OpenAI function entries. ``None`` when
+    no such tally is at hand.
+
+    Why: the extractor chosen for a conversation reads it right after its detection tallied
+    it (``FormatAdapter.extract_probed``); what the tally checked of every message need not
+    be checked again.
+    """
+    memo = MEMO.get()
+    lists: dict[int, _Entry] | None = memo.get(_BY_LIST) if memo is not None else None
+    entry = lists.get(id(messages)) if lists is not None else None
+    if entry is None or entry[0] is not messages:
+        return None
+    return entry[2]
+
+
+#: The memo key of the tallies by the identity of the list asked about.
+_BY_LIST = ("tally", "by list")
 
 
 def all_plain_chat(values: list[Any]) -> bool:
@@ -342,8 +433,8 @@ def all_plain_chat(values: list[Any]) -> bool:
 
 def mostly_messages(counts: Counter[str]) -> bool:
     """At least one message, and at most a quarter of the items are not messages."""
-    n = counts["_n"]
-    return n > 0 and counts["_other"] * 4 <= n
+    n = counts.get("_n", 0)
+    return n > 0 and counts.get("_other", 0) * 4 <= n
 
 
 def chat_score(counts: Counter[str], own: str, foreign: Iterable[str], *, unmarked: float) -> float:
@@ -352,10 +443,12 @@ def chat_score(counts: Counter[str], own: str, foreign: Iterable[str], *, unmark
     Not mostly role messages: 0. Markers of ``own`` and none of ``foreign``: 0.9. Any marker of
     ``foreign``: 0.1. No marker of either: ``unmarked`` (plain chat could be either format).
     """
-    if not mostly_messages(counts) or not counts["role"]:
+    count = counts.get
+    if not mostly_messages(counts) or not count("role"):
         return 0.0
-    others = sum(counts[tag] for tag in foreign)
-    if counts[own] and not others:
+    # A tally holds no count of 0, so a foreign marker is counted exactly when it is a key.
+    others = not counts.keys().isdisjoint(foreign)
+    if count(own) and not others:
         return 0.9
     if others:
         return 0.1

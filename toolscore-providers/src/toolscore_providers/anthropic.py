@@ -25,6 +25,7 @@ from toolscore.model import ToolCall
 from toolscore_providers._common import (
     Drafts,
     decode_json,
+    fields_of,
     finish,
     get,
     is_list,
@@ -92,36 +93,38 @@ def _messages_confidence(values: list[Any]) -> float:
 DETECTION_KEYS = frozenset({"content", "type", "messages"})
 
 
-def confidence(payload: Any) -> float:
-    if module_root(payload) == "anthropic":
-        return 1.0
-    if isinstance(payload, (list, tuple)):
-        values = list(payload)
-        window = sample(values)
-        if not window:
-            return 0.0
-        if all(module_root(v) == "anthropic" for v in window):
-            return 1.0
-        events = sum(1 for v in window if _is_event(v))
-        if events and events * 2 >= len(window):
-            return 1.0
-        return _messages_confidence(values)
-    if not is_object(payload):
+def _list_confidence(values: list[Any]) -> float:
+    window = sample(values)
+    if not window:
         return 0.0
-    content = get(payload, "content")
-    if get(payload, "type") == "message" and is_list(content):
+    if all(module_root(v) == "anthropic" for v in window):
+        return 1.0
+    events = sum(1 for v in window if _is_event(v))
+    if events and events * 2 >= len(window):
+        return 1.0
+    return _messages_confidence(values)
+
+
+def confidence(payload: Any) -> float:
+    if type(payload) is not dict:  # a plain dict has no SDK class and is no list
+        if module_root(payload) == "anthropic":
+            return 1.0
+        if isinstance(payload, (list, tuple)):
+            return _list_confidence(list(payload))
+        if not is_object(payload):
+            return 0.0
+    field = fields_of(payload)
+    content = field("content")
+    if field("type") == "message" and is_list(content):
         score = _looks_anthropic_content(content)
         return 1.0 if score or not content else 0.0
-    messages = get(payload, "messages")
+    messages = field("messages")
     if is_list(messages):
-        score = _messages_confidence(list(messages))
-        if score and (
-            get(payload, "max_tokens") is not None
-            or isinstance(get(payload, "system"), (str, list))
-        ):
+        score = _messages_confidence(items(messages))
+        if score and (field("max_tokens") is not None or isinstance(field("system"), (str, list))):
             return max(score, 0.6)
         return score
-    if is_list(content) and get(payload, "role") in (None, "assistant", "user"):
+    if is_list(content) and field("role") in (None, "assistant", "user"):
         return _looks_anthropic_content(content)
     if _is_event(payload):
         return 0.9

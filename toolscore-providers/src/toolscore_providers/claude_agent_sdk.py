@@ -26,6 +26,7 @@ from toolscore_providers._common import (
     has,
     is_list,
     is_object,
+    items,
     messages_of,
     module_root,
     new_draft,
@@ -79,6 +80,14 @@ DETECTION_KEYS = frozenset({"messages"})
 
 
 def confidence(payload: Any) -> float:
+    if type(payload) is dict:  # the common case, a saved conversation, read directly
+        messages = payload.get("messages")
+        values = items(messages) if is_list(messages) else None
+        if not values:
+            return 0.0
+        window = sample(values)
+        if type(window[0]) is dict:  # so not all of them are SDK messages
+            return _rated(window)
     if module_root(payload) == "claude_agent_sdk":
         return 1.0
     values = messages_of(payload)
@@ -87,10 +96,15 @@ def confidence(payload: Any) -> float:
     window = sample(values)
     if all(module_root(v) == "claude_agent_sdk" for v in window):
         return 1.0
+    return _rated(window)
+
+
+def _rated(window: list[Any]) -> float:
+    """The confidence from the tally of ``window``, messages that are not all SDK objects."""
     counts = message_tally(window)
-    if counts["claude_sdk"] and mostly_messages(counts):
+    if counts.get("claude_sdk") and mostly_messages(counts):
         return 0.95
-    if counts["anthropic"] and mostly_messages(counts):
+    if counts.get("anthropic") and mostly_messages(counts):
         # Plain Anthropic messages: readable, but the anthropic format explains them better.
         return 0.5
     return 0.0

@@ -118,13 +118,14 @@ def _messages_confidence(values: list[Any]) -> float:
     counts = message_tally(values)
     if not mostly_messages(counts):
         return 0.0
-    if counts["langchain"]:
+    count = counts.get
+    if count("langchain"):
         return 0.95
-    if counts["langchain_calls"] and not (counts["anthropic"] or counts["gemini"]):
+    if count("langchain_calls") and not (count("anthropic") or count("gemini")):
         return 0.7
-    if counts["openai"]:
+    if count("openai"):
         return 0.3
-    return 0.2 if counts["role"] else 0.0
+    return 0.2 if count("role") else 0.0
 
 
 #: The top-level keys :func:`confidence` reads in a plain dict: one with none of them rates
@@ -133,6 +134,10 @@ DETECTION_KEYS = frozenset({"messages", "intermediate_steps", "lc", "tool", "act
 
 
 def confidence(payload: Any) -> float:
+    if type(payload) is dict:  # the common case, a saved conversation, read directly
+        messages = payload.get("messages")
+        if is_list(messages):
+            return _messages_confidence(items(messages))
     root = module_root(payload)
     if root in ("langchain_core", "langchain", "langgraph"):
         return 1.0
@@ -156,7 +161,7 @@ def confidence(payload: Any) -> float:
         return 0.0
     messages = get(payload, "messages")
     if is_list(messages):
-        return _messages_confidence(list(messages))
+        return _messages_confidence(items(messages))
     steps = get(payload, "intermediate_steps")
     if is_list(steps):
         return 0.9

@@ -30,6 +30,7 @@ from toolscore_providers._common import (
     get,
     is_list,
     is_object,
+    items,
     json_kind,
     module_root,
     new_draft,
@@ -62,7 +63,7 @@ def _is_jsonrpc(value: Any) -> bool:
 
 def _messages(payload: Any) -> list[Any] | None:
     if isinstance(payload, (list, tuple)):
-        return list(payload)
+        return items(payload)
     if not is_object(payload):
         return None
     if _is_jsonrpc(payload) or get(payload, "method") is not None:
@@ -70,7 +71,7 @@ def _messages(payload: Any) -> list[Any] | None:
     for key in ("messages", "calls", "tools"):
         value = get(payload, key)
         if is_list(value):
-            return list(value)
+            return items(value)
     return None
 
 
@@ -90,6 +91,17 @@ DETECTION_KEYS = frozenset({"format", "jsonrpc", "method", "messages", "calls", 
 
 
 def confidence(payload: Any) -> float:
+    if (
+        type(payload) is dict  # the common case, a saved conversation, read directly
+        and payload.get("format") != "mcp"
+        and payload.get("jsonrpc") is None
+        and payload.get("method") is None
+    ):
+        messages = payload.get("messages")
+        if is_list(messages):
+            listed = items(messages)
+            if not listed or all_plain_chat(listed):  # plain chat messages have no "jsonrpc"
+                return 0.0
     root = module_root(payload)
     if root in ("mcp", "mcp_types"):
         return 0.9

@@ -29,6 +29,7 @@ from toolscore_providers._common import (
     CallDraft,
     Drafts,
     decode_json,
+    fields_of,
     finish,
     get,
     is_list,
@@ -44,7 +45,7 @@ from toolscore_providers._common import (
     text_of,
     unreadable,
 )
-from toolscore_providers._shapes import chat_score, message_tally
+from toolscore_providers._shapes import chat_score, message_tally, plain_roles
 
 FORMAT = "openai"
 
@@ -99,7 +100,7 @@ def _messages_confidence(values: list[Any]) -> float:
     counts = message_tally(values)
     # Plain role/content messages without tool markers: OpenAI's is the generic chat layout,
     # unless they carry LangChain-style calls.
-    unmarked = 0.3 if counts["langchain_calls"] else 0.5
+    unmarked = 0.3 if counts.get("langchain_calls") else 0.5
     return chat_score(counts, "openai", _FOREIGN, unmarked=unmarked)
 
 
@@ -109,18 +110,25 @@ DETECTION_KEYS = frozenset({"object", "choices", "output", "messages", "type", "
 
 
 def confidence(payload: Any) -> float:
-    if module_root(payload) == "openai":
-        return 1.0
-    if isinstance(payload, (list, tuple)):
-        return _list_confidence(list(payload))
-    if not is_object(payload):
-        return 0.0
-    kind = get(payload, "object")
+    if type(payload) is not dict:  # a plain dict has no SDK class and is no list
+        if module_root(payload) == "openai":
+            return 1.0
+        if isinstance(payload, (list, tuple)):
+            return _list_confidence(list(payload))
+        if not is_object(payload):
+            return 0.0
+    field = fields_of(payload)
+    kind = field("object")
     if kind in ("chat.completion", "chat.completion.chunk", "response"):
         return 1.0
-    if _is_completion(payload) or _is_chunk(payload):
+    choices = field("choices")  # a completion or a chunk (their "object" was not given)
+    if (
+        is_list(choices)
+        and choices
+        and (get(choices[0], "message") is not None or get(choices[0], "delta") is not None)
+    ):
         return 0.95
-    output = get(payload, "output")
+    output = field("output")
     if (
         is_list(output)
         and output
@@ -129,16 +137,16 @@ def confidence(payload: Any) -> float:
         )
     ):
         return 0.9
-    messages = get(payload, "messages")
+    messages = field("messages")
     if is_list(messages):
-        score = _messages_confidence(list(messages))
-        return max(score, 0.3) if messages == [] and get(payload, "model") is not None else score
+        score = _messages_confidence(items(messages))
+        return max(score, 0.3) if messages == [] and field("model") is not None else score
     if _responses.is_stream_event(payload):
         return 0.9
-    if get(payload, "role") == "assistant" and (
-        get(payload, "tool_calls") is not None or get(payload, "function_call") is not None
+    if field("role") == "assistant" and (
+        field("tool_calls") is not None or field("function_call") is not None
     ):
-        return 0.8 if "openai" in message_tally([payload]) else 0.0
+        return 0.8 if message_tally([payload]).get("openai") else 0.0
     if text(payload, "type") in _responses.CALL_TYPES:
         return 0.7
     return 0.0
@@ -432,40 +440,91 @@ def _messages_fast(messages: list[Any]) -> list[ToolCall] | None:
     every message is a plain dict with only the keys and roles of a chat message, none of
     those can apply; the calls, their ``metadata["message"]`` numbers, ids and results are
     those :class:`_Reader` finds (same :func:`_tool_call`, same first-id-wins results).
+    Each call is kept as ``(tool, args, id, metadata)`` and built once, with its result, at
+    the end: no draft per call. Read right after the detection tallied these very messages
+    (:func:`~toolscore_providers._shapes.plain_roles`), the keys, roles and call lists it
+    checked of each are not checked again.
     """
+    roles = plain_roles(messages)
+    checked = roles is not None and _PLAIN_ROLES.issuperset(roles)
     plain_keys = _PLAIN_MESSAGE_KEYS.issuperset
-    drafts: list[CallDraft] = []
-    by_id: dict[str, CallDraft] = {}
+    found: list[tuple[str, Mapping[str, Any], str | None, dict[str, Any]]] = []
+    results: dict[int, Any] = {}
+    by_id: dict[str, int] = {}
     number = 0
     for message in messages:
-        if type(message) is not dict or not plain_keys(message):
-            return None
-        role = message.get("role")
-        if type(role) is not str or role not in _PLAIN_ROLES:
-            return None
+        if checked:
+            role = message.get("role")
+        else:
+            if type(message) is not dict or not plain_keys(message):
+                return None
+            role = message.get("role")
+            if type(role) is not str or role not in _PLAIN_ROLES:
+                return None
         if role == "tool":
             call_id = message.get("tool_call_id")
             if call_id is None:
                 continue
             if type(call_id) is not str:
                 return None
-            found = by_id.get(call_id)
-            if found is not None:
-                found.result = decode_json(text_of(message.get("content")))
+            position = by_id.get(call_id)
+            if position is not None:
+                content = message.get("content")
+                results[position] = decode_json(
+                    content if type(content) is str else text_of(content)
+                )
             continue
         tool_calls = message.get("tool_calls")
-        if tool_calls is not None and type(tool_calls) is not list:
+        if not checked and tool_calls is not None and type(tool_calls) is not list:
             return None
         if tool_calls:
             for entry in tool_calls:
-                draft = _tool_call(entry)
-                if draft is not None:
-                    drafts.append(draft)
-                    if draft.id is not None:
-                        by_id.setdefault(draft.id, draft)
-                    draft.metadata["message"] = number
+                call = _plain_tool_call(entry, number)
+                if call is not None:
+                    if call[2] is not None:
+                        by_id.setdefault(call[2], len(found))
+                    found.append(call)
         number += 1
-    return finish(drafts)
+    build = ToolCall.from_fields
+    get_result = results.get
+    return [
+        build(tool, args, get_result(position), None, False, None, None, None, call_id, metadata)
+        for position, (tool, args, call_id, metadata) in enumerate(found)
+    ]
+
+
+def _plain_tool_call(
+    entry: Any, number: int
+) -> tuple[str, Mapping[str, Any], str | None, dict[str, Any]] | None:
+    """``(tool, args, id, metadata)`` of one ``tool_calls`` entry of message ``number``, as
+    :func:`_tool_call` reads it (the common entry read here directly, any other by it)."""
+    function = entry.get("function") if type(entry) is dict else None
+    name = function.get("name") if type(function) is dict else None
+    if type(function) is not dict or not name or type(name) is not str:
+        draft = _tool_call(entry)
+        if draft is None:
+            return None
+        draft.metadata["message"] = number
+        return (draft.tool, draft.args, draft.id, draft.metadata)
+    raw = function.get("arguments")
+    problem = None
+    if type(raw) is str:
+        try:
+            args, end = scan_once(raw, 0)
+            if end != len(raw) or type(args) is not dict:
+                raise ValueError
+        except (StopIteration, ValueError, RecursionError):
+            args, problem = parse_args(raw)
+    else:
+        args, problem = parse_args(raw)
+    metadata: dict[str, Any] = {"format": FORMAT, "kind": "tool_calls"}
+    if problem is not None:
+        note_unreadable_args(metadata, problem, raw)
+    metadata["message"] = number
+    call_id = entry.get("id")
+    if type(call_id) is not str or not call_id:
+        call_id = None if call_id is None or call_id == "" else str(call_id)
+    return (name, args, call_id, metadata)
 
 
 def _id(value: Any) -> str | None:

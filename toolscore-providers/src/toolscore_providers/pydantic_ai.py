@@ -86,6 +86,11 @@ DETECTION_KEYS = frozenset({"messages"})
 
 
 def confidence(payload: Any) -> float:
+    if type(payload) is dict:  # the common case, a saved conversation, read directly
+        messages = payload.get("messages")
+        values = items(messages) if is_list(messages) else None
+        if not values or all_plain_chat(values):
+            return 0.0
     if module_root(payload) == "pydantic_ai":
         return 1.0
     if not isinstance(payload, (dict, list, tuple)) and _all_messages(payload) is not None:

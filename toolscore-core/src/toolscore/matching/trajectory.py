@@ -191,24 +191,27 @@ def match_trajectory(
     from toolscore.plugins import manager_or_default
 
     pm = manager_or_default(None)
-    items, document_match = _gold_items(expected, pm)
+    items, document_match, extracted = _gold_items(expected, pm)
     spec = _spec(mode, args, args_overrides, document_match)
     trace = calls_from_payload(actual, plugin_manager=pm)
+    if extracted:  # ToolCalls read from a payload: no steps, no "$" forms to read
+        return match_calls(items, trace, spec, strict=strict)
     if is_structured(items):
         return best_candidate(parse_steps(items, plugin_manager=pm), trace, spec, strict=strict)
     return match_calls(expected_calls(items, pm), trace, spec, strict=strict)
 
 
-def _gold_items(expected: Any, pm: Any) -> tuple[list[Any], Any]:
-    """The gold list in ``expected`` and its document's ``match`` object (``None`` if none)."""
+def _gold_items(expected: Any, pm: Any) -> tuple[list[Any], Any, bool]:
+    """The gold list in ``expected``, its document's ``match`` object (``None`` if none), and
+    whether the list is the calls read from a payload (ToolCalls only) rather than gold."""
     from toolscore.expectations.parse import STRUCTURE_KEYS
     from toolscore.extraction import calls_from_payload
 
     if isinstance(expected, Mapping) and isinstance(expected.get("calls"), list):
-        return list(expected["calls"]), expected.get("match")
+        return list(expected["calls"]), expected.get("match"), False
     if _is_gold_list(expected, STRUCTURE_KEYS):
-        return list(expected), None
-    return list(calls_from_payload(expected, plugin_manager=pm)), None
+        return list(expected), None, False
+    return list(calls_from_payload(expected, plugin_manager=pm)), None, True
 
 
 def _is_gold_list(expected: Any, structure_keys: frozenset[str]) -> bool:
@@ -226,7 +229,17 @@ def _is_gold_list(expected: Any, structure_keys: frozenset[str]) -> bool:
     )
 
 
+#: The spec of each mode given alone (no policies, no document ``match``): built once.
+_MODE_SPECS: dict[str, MatchSpec] = {}
+
+
 def _spec(mode: str | None, args: Any, overrides: Any, document_match: Any) -> MatchSpec:
+    if args is None and overrides is None and document_match is None and type(mode) is str:
+        found = _MODE_SPECS.get(mode)
+        if found is None:
+            found = MatchSpec.build(mode)  # raises for an unknown mode: nothing kept
+            _MODE_SPECS[mode] = found
+        return found
     base = MatchSpec.coerce(document_match) if document_match is not None else MatchSpec()
     given = MatchSpec.build(
         mode if mode is not None else base.mode,
