@@ -8,9 +8,9 @@ meantime: ``toolscore demo`` is about 25 ms faster, and a slow server is ready t
 The command calls :func:`prelaunch` as soon as it knows the target. The first connection of
 the run (:class:`toolscore_mcp.client.lite.LiteConnection`) claims the process if it was
 launched exactly as the connection would launch it (same command, environment and folder), and
-otherwise launches its own; :meth:`Prelaunched.discard` ends an unclaimed one. A target whose
-command, environment or folder mentions ``{sandbox}`` is never prelaunched: the sandbox is only
-built when the run needs it.
+otherwise launches its own; :meth:`Prelaunched.discard` ends an unclaimed one. The command
+fills ``{sandbox}`` in first (building the sandbox, which such a command needs anyway); a target
+whose command, environment or folder still mentions it is never prelaunched.
 """
 
 from __future__ import annotations

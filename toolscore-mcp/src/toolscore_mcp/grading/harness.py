@@ -72,7 +72,8 @@ class TestOptions:
     #: Call destructive tools even when their target is not the sandbox's or this run's own.
     allow_destructive: bool = False
     #: The run's sandbox, reserved by the command before it started the server (so the
-    #: server could start in it); the run reserves one itself when this is None.
+    #: server could start in it), and closed by it after the run; the run reserves (and
+    #: closes) one itself when this is None.
     reserved: LazySandbox | None = attrs.field(default=None, eq=False)
 
 
@@ -190,7 +191,7 @@ async def grade_server(
     sandbox = options.reserved or _make_sandbox(options)
     placement = Placement(target, "" if target.transport != "stdio" else NO_SANDBOX)
     if sandbox is not None:
-        placement = place_in_sandbox(target, _in_sandbox(target, sandbox), sandbox)
+        placement = place_in_sandbox(target, sandbox.fill_target(target), sandbox)
 
     async def opener() -> MCPConnection:
         connection = _connection(
@@ -211,8 +212,8 @@ async def grade_server(
         await server.close()
         if options.prelaunched is not None:
             options.prelaunched.discard()
-        if sandbox is not None:
-            sandbox.close()
+        if sandbox is not None and options.reserved is None:
+            sandbox.close()  # a sandbox the caller reserved is the caller's to close
     return _scorecard(run, server.stats, sandbox, pm)
 
 
@@ -450,17 +451,3 @@ def _load_recorded(options: TestOptions) -> dict[str, list[dict[str, Any]]]:
 def _make_sandbox(options: TestOptions) -> LazySandbox | None:
     """The run's sandbox: its folder reserved now, its contents built on first use."""
     return LazySandbox.reserve() if options.sandbox else None
-
-
-def _in_sandbox(target: ServerTarget, sandbox: LazySandbox) -> ServerTarget:
-    """``{sandbox}`` and ``{sandbox_url}`` filled in (which builds the sandbox); its folder
-    announced as the MCP root either way."""
-    return attrs.evolve(
-        target,
-        command=tuple(sandbox.substitute_all(list(target.command))),
-        env=sandbox.substitute_all(dict(target.env)),
-        cwd=sandbox.substitute(target.cwd) if target.cwd else None,
-        url=sandbox.substitute(target.url),
-        headers=sandbox.substitute_all(dict(target.headers)),
-        roots=(str(sandbox.reserved),),
-    )

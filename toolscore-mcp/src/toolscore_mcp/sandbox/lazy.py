@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
+    from toolscore_mcp.client.target import ServerTarget
     from toolscore_mcp.sandbox.sandbox import Sandbox
 
 __all__ = ["LazySandbox"]
@@ -98,6 +99,21 @@ class LazySandbox:
         if not _mentions(value):
             return value
         return self.get().substitute_all(value)
+
+    def fill_target(self, target: ServerTarget) -> ServerTarget:
+        """``target`` with ``{sandbox}`` and ``{sandbox_url}`` filled in (which builds the
+        sandbox when they occur), its folder announced as the MCP root either way."""
+        import attrs
+
+        return attrs.evolve(
+            target,
+            command=tuple(self.substitute_all(list(target.command))),
+            env=self.substitute_all(dict(target.env)),
+            cwd=self.substitute(target.cwd) if target.cwd else None,
+            url=self.substitute(target.url),
+            headers=self.substitute_all(dict(target.headers)),
+            roots=(str(self.reserved),),
+        )
 
     def placeholders(self) -> tuple[tuple[str, str], ...]:
         """``{sandbox}``/``{sandbox_url}`` and what they stood for, if the sandbox was built."""
