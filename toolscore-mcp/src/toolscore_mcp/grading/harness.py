@@ -241,8 +241,10 @@ async def _exercise(
 ) -> _Run:
     """Connect, list, discover, run the campaign and the evidence probes, check conformance."""
     from toolscore_mcp.grading.evidence import establish_evidence
+    from toolscore_mcp.grading.warmup import warm_up
     from toolscore_mcp.values.synthesizer import collect_value_providers
 
+    warm_up()  # while the server starts
     first = await first_connection(server, placement)
     if options.prelaunched is not None:
         options.prelaunched.discard()  # launched otherwise than the run does: not needed
