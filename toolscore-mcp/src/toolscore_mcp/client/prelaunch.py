@@ -27,7 +27,7 @@ from toolscore_mcp.client.target import ServerTarget
 if TYPE_CHECKING:
     import asyncio
 
-__all__ = ["PipedProcess", "Prelaunched", "prelaunch", "spawn"]
+__all__ = ["PipedProcess", "Prelaunched", "prelaunch", "spawn", "stop_politely"]
 
 #: How often :meth:`PipedProcess.wait` looks whether the process has ended.
 WAIT_POLL_SECONDS = 0.005
@@ -122,6 +122,9 @@ class _Stdin:
     async def aclose(self) -> None:
         self._transport.close()
 
+    def close_now(self) -> None:
+        self._transport.close()
+
 
 class _Stdout:
     def __init__(self, reader: asyncio.StreamReader):
@@ -184,6 +187,13 @@ class PipedProcess:
             await asyncio.sleep(WAIT_POLL_SECONDS)
         return code
 
+    def release(self) -> subprocess.Popen[bytes]:
+        """Close both pipes now (the server reads the end of its input) and hand the process
+        over, still running, to be stopped off the event loop (:func:`stop_politely`)."""
+        self.stdin.close_now()
+        self._read_transport.close()
+        return self._popen
+
     async def aclose(self) -> None:
         await self.stdin.aclose()
         self._read_transport.close()
@@ -191,3 +201,17 @@ class PipedProcess:
             with contextlib.suppress(ProcessLookupError):
                 self._popen.kill()
             await self.wait()
+
+
+def stop_politely(popen: subprocess.Popen[bytes], grace: float, terminate_grace: float) -> None:
+    """The end of the stdio shutdown sequence, once stdin is closed, for a plain thread: wait
+    ``grace`` seconds for the process to exit, then SIGTERM and wait ``terminate_grace``,
+    then SIGKILL."""
+    for wait, stop in ((grace, popen.terminate), (terminate_grace, popen.kill)):
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            popen.wait(wait)
+            return
+        with contextlib.suppress(OSError):
+            stop()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        popen.wait(terminate_grace)

@@ -209,7 +209,11 @@ async def grade_server(
     try:
         run = await _exercise(server, placement, options, pm, plan_file, recorded, sandbox)
     finally:
-        await server.close()
+        if options.reserved is not None:
+            # The caller closes the sandbox after the report: the server may stop meanwhile.
+            options.reserved.after(await server.close_in_background())
+        else:
+            await server.close()
         if options.prelaunched is not None:
             options.prelaunched.discard()
         if sandbox is not None and options.reserved is None:

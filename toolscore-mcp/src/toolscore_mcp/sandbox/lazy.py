@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -33,6 +34,8 @@ class LazySandbox:
         self.reserved = reserved
         self._sandbox: Sandbox | None = None
         self._closed = False
+        #: Threads :meth:`close` waits for first (a server process still being stopped).
+        self._users: list[threading.Thread] = []
 
     @classmethod
     def reserve(cls) -> LazySandbox:
@@ -121,8 +124,16 @@ class LazySandbox:
             return ()
         return (("{sandbox}", str(self._sandbox.root)), ("{sandbox_url}", self._sandbox.url))
 
+    def after(self, threads: list[threading.Thread]) -> None:
+        """Have :meth:`close` wait for ``threads`` (stopping a server that runs in the
+        sandbox) before it removes anything."""
+        self._users += threads
+
     def close(self) -> None:
-        """Close the sandbox if it was built, else remove the reserved folder."""
+        """Close the sandbox if it was built, else remove the reserved folder (once the
+        threads given to :meth:`after` have ended)."""
+        for thread in self._users:
+            thread.join()
         self._closed = True
         if self._sandbox is not None:
             self._sandbox.close()

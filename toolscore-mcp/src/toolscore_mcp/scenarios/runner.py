@@ -15,6 +15,7 @@ A server that cannot be restarted fails the remaining scenarios with its one-lin
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
@@ -112,6 +113,21 @@ class ServerHandle:
     async def close(self) -> None:
         if self.current is not None:
             await self.retire(self.current)
+
+    async def close_in_background(self) -> list[threading.Thread]:
+        """Close as :meth:`close` does, but leave stopping the server's process to helper
+        threads where the client can (the run's last close); the threads are returned, for
+        the caller to join before it removes what the server may still be using."""
+        connection, self.current = self.current, None
+        if connection is None:
+            return []
+        self._collect(connection)
+        later = getattr(connection, "aclose_in_background", None)
+        if later is None:
+            await connection.aclose()
+            return []
+        thread = await later()
+        return [thread] if thread is not None else []
 
 
 def _ready(connection: MCPConnection) -> MCPConnection:
