@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -187,11 +188,21 @@ class MCPScorecard:
 
     def budget_report(self) -> BudgetReport:
         """Tokens per tool and in total, near-duplicate descriptions, broken gates."""
-        return measure(self.tools, self.instructions, self.budget)
+        return self._budget_report
 
     def compatibility(self) -> list[ToolCompat]:
         """Which providers' function-calling APIs accept each tool's definition."""
-        return compatibility(self.tools)
+        return list(self._compatibility)
+
+    # Measured once per scorecard: the console, the reports and the gates each ask (on 46
+    # tools, 80 ms for the budget and 100 ms for compatibility, every time).
+    @functools.cached_property
+    def _budget_report(self) -> BudgetReport:
+        return measure(self.tools, self.instructions, self.budget)
+
+    @functools.cached_property
+    def _compatibility(self) -> tuple[ToolCompat, ...]:
+        return tuple(compatibility(self.tools))
 
     @property
     def conformance_failures(self) -> int:
