@@ -232,6 +232,7 @@ class _Run:
     notes: list[str]
     skipped: list[tuple[str, str]]
     conformance: list[Any]
+    measured: Any = None
 
 
 async def _exercise(
@@ -245,7 +246,8 @@ async def _exercise(
 ) -> _Run:
     """Connect, list, discover, run the campaign and the evidence probes, check conformance."""
     from toolscore_mcp.grading.evidence import establish_evidence
-    from toolscore_mcp.grading.warmup import warm_up
+    from toolscore_mcp.grading.scorecard import measure_surface
+    from toolscore_mcp.grading.warmup import in_background, warm_up
     from toolscore_mcp.values.synthesizer import collect_value_providers
 
     warm_up()  # while the server starts
@@ -253,6 +255,7 @@ async def _exercise(
     if options.prelaunched is not None:
         options.prelaunched.discard()  # launched otherwise than the run does: not needed
     tools = await first.list_tools()
+    measured = in_background(lambda: measure_surface(tools, first.details.instructions))
     _import_jsonschema_if_needed(tools)
     discovered, notes = (
         await discover_values(first, tools, options.timeout)
@@ -287,7 +290,25 @@ async def _exercise(
     notes += outside_notes(placement, runnable, results)
     details = first.details
     conformance = await _conformance(server, placement.target, details, tools, results, options, pm)
-    return _Run(details, tools, list(first.listing_problems), results, notes, skipped, conformance)
+    return _Run(
+        details,
+        tools,
+        list(first.listing_problems),
+        results,
+        notes,
+        skipped,
+        conformance,
+        _or_none(measured),
+    )
+
+
+def _or_none(result: Callable[[], T]) -> T | None:
+    """A background result, or None when its work failed (the scorecard then measures again
+    where it is asked, and that is where a failure shows)."""
+    try:
+        return result()
+    except Exception:
+        return None
 
 
 def _scorecard(run: _Run, stats: Any, sandbox: LazySandbox | None, pm: Any) -> MCPScorecard:
@@ -306,6 +327,7 @@ def _scorecard(run: _Run, stats: Any, sandbox: LazySandbox | None, pm: Any) -> M
         skipped=tuple(run.skipped),
         sandbox=sandbox.placeholders() if sandbox is not None else (),
         conformance=tuple(run.conformance),
+        measured=run.measured,
     )
 
 

@@ -160,6 +160,22 @@ def _rate(results: Sequence[ScenarioResult]) -> float:
 
 
 @attrs.frozen
+class SurfaceMeasures:
+    """The tool surface's token counts and provider compatibility, measured ahead (on a
+    helper thread while the run waited on the server: see
+    :func:`toolscore_mcp.grading.harness.grade_server`)."""
+
+    budget: BudgetReport
+    compatibility: tuple[ToolCompat, ...]
+
+
+def measure_surface(tools: Sequence[MCPToolDef], instructions: str | None) -> SurfaceMeasures:
+    """What :meth:`MCPScorecard.budget_report` and :meth:`MCPScorecard.compatibility` report
+    (the budget's limits aside)."""
+    return SurfaceMeasures(measure(tools, instructions), tuple(compatibility(tools)))
+
+
+@attrs.frozen
 class MCPScorecard:
     """Everything measured about one server, and the scores derived from it."""
 
@@ -185,6 +201,8 @@ class MCPScorecard:
     budget: Budget = attrs.field(factory=Budget)
     #: Changes from the ``--lock`` file's reviewed surface; ``None`` without ``--lock``.
     lock_changes: tuple[SurfaceChange, ...] | None = None
+    #: The surface measured ahead, or None (measured when first asked for).
+    measured: SurfaceMeasures | None = attrs.field(default=None, eq=False, repr=False)
 
     def budget_report(self) -> BudgetReport:
         """Tokens per tool and in total, near-duplicate descriptions, broken gates."""
@@ -198,10 +216,14 @@ class MCPScorecard:
     # tools, 80 ms for the budget and 100 ms for compatibility, every time).
     @functools.cached_property
     def _budget_report(self) -> BudgetReport:
+        if self.measured is not None:
+            return attrs.evolve(self.measured.budget, budget=self.budget)
         return measure(self.tools, self.instructions, self.budget)
 
     @functools.cached_property
     def _compatibility(self) -> tuple[ToolCompat, ...]:
+        if self.measured is not None:
+            return self.measured.compatibility
         return tuple(compatibility(self.tools))
 
     @property

@@ -13,8 +13,12 @@ from __future__ import annotations
 
 import importlib
 import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-__all__ = ["WARM_MODULES", "warm_up"]
+T = TypeVar("T")
+
+__all__ = ["WARM_MODULES", "in_background", "warm_up"]
 
 #: Imported on the helper thread, in this order (the ones needed soonest first).
 WARM_MODULES = (
@@ -41,3 +45,28 @@ def warm_up() -> threading.Thread:
     thread = threading.Thread(target=_import_all, name="toolscore-warm-up", daemon=True)
     thread.start()
     return thread
+
+
+def in_background(work: Callable[[], T]) -> Callable[[], T]:
+    """Start ``work`` on a daemon thread now; the returned function waits for it and returns
+    its result (or raises what it raised). For pure work the run needs only at the end
+    (measuring the tool surface), done while the run waits on the server."""
+    outcome: list[Any] = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, work()))
+        except BaseException as exc:  # handed to the caller of the result
+            outcome.append((False, exc))
+
+    thread = threading.Thread(target=run, name="toolscore-background", daemon=True)
+    thread.start()
+
+    def result() -> T:
+        thread.join()
+        ok, value = outcome[0]
+        if not ok:
+            raise value
+        return value  # type: ignore[no-any-return]
+
+    return result
