@@ -245,12 +245,11 @@ async def _exercise(
     sandbox: LazySandbox | None,
 ) -> _Run:
     """Connect, list, discover, run the campaign and the evidence probes, check conformance."""
+    from toolscore_mcp.grading.background import in_background
     from toolscore_mcp.grading.evidence import establish_evidence
     from toolscore_mcp.grading.scorecard import measure_surface
-    from toolscore_mcp.grading.warmup import in_background, warm_up
     from toolscore_mcp.values.synthesizer import collect_value_providers
 
-    warm_up()  # while the server starts
     first = await first_connection(server, placement)
     if options.prelaunched is not None:
         options.prelaunched.discard()  # launched otherwise than the run does: not needed
