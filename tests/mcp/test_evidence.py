@@ -123,22 +123,3 @@ def test_the_past_the_end_probe_is_past_every_sandbox_file_yet_small() -> None:
     with Sandbox.create(http=False) as sandbox:
         largest = max(p.stat().st_size for p in sandbox.root.rglob("*") if p.is_file())
     assert largest < value <= 1_000_000
-
-
-def test_a_readers_past_the_end_probe_goes_with_its_happy_paths_once(tmp_path: Path) -> None:
-    """A server that does real work per call (fetching a page) should not do it for the
-    probe only after every other phase: the probe is sent with the happy paths it probes,
-    and never again at the evidence step."""
-    log = tmp_path / "calls.jsonl"
-    report = tmp_path / "card.json"
-    command = [*server_cmd("paged_reader_server.py"), "--log", str(log), "--delay", "0.05"]
-    done = run_cli("mcp", "test", " ".join(command), "--output", str(report), timeout=120)
-    assert done.returncode == 0, done.stderr
-    calls = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
-    past = [i for i, args in enumerate(calls) if args.get("start_index") == 1_000_000]
-    assert len(past) == 1
-    edge = [i for i, args in enumerate(calls) if "chapter" not in args]
-    assert edge
-    assert past[0] < edge[0]
-    card = json.loads(report.read_text(encoding="utf-8"))
-    assert "error-as-success" in _findings(card, "read_chapter")

@@ -24,9 +24,7 @@ shows. Producers get the contrast call for that alone (a fresh value is as valid
 it proves nothing about success), and a tool with a position parameter (an offset, a start
 index, a page) is also asked for a position far past any content. Tools that answer a
 question about existence ("does it exist?", "is it valid?") are never flagged for saying no.
-Probe calls run concurrently, after every phase, and are not scored; a reader's position
-probe goes out earlier, with its first happy path (the campaign keeps the answer, and it is
-used when that happy path is the tool's first pass).
+Probe calls run concurrently, after every phase, and are not scored.
 """
 
 from __future__ import annotations
@@ -48,13 +46,7 @@ from toolscore_mcp.values.meaning import wants_new_path
 from toolscore_mcp.values.providers import Parameter, name_tokens
 from toolscore_mcp.values.roles import is_destructive, tool_role
 
-__all__ = [
-    "contrast_arguments",
-    "establish_evidence",
-    "position_probe",
-    "probe_key",
-    "same_shape",
-]
+__all__ = ["contrast_arguments", "establish_evidence", "same_shape"]
 
 #: Parameter words that name an existing thing: a wrong value is a "not found".
 _NAMING_WORDS = frozenset(
@@ -273,21 +265,6 @@ def position_arguments(
     return None
 
 
-def position_probe(tool: MCPToolDef, arguments: Mapping[str, Any]) -> tuple[Scenario, str] | None:
-    """The probe call with ``arguments``' position far past the end (see
-    :func:`position_arguments`) and that position's name; None when the tool has none."""
-    positioned = position_arguments(tool, arguments)
-    if positioned is None:
-        return None
-    probe_arguments, name = positioned
-    return Scenario(tool.name, probe_arguments, "happy", f"probe: {name!r} past the end"), name
-
-
-def probe_key(scenario: Scenario) -> str:
-    """What identifies a probe call: its tool and its arguments."""
-    return json.dumps([scenario.tool, scenario.arguments], sort_keys=True, default=str)
-
-
 def _answers_questions(tool_name: str) -> bool:
     return bool(set(name_tokens(tool_name)[:2]) & _QUESTION_WORDS)
 
@@ -314,13 +291,9 @@ async def establish_evidence(
     *,
     timeout: float,
     concurrency: int,
-    probed: Mapping[str, ScenarioResult] | None = None,
 ) -> list[ScenarioResult]:
     """``results`` with evidence on each tool's passed happy paths, and extra results for the
-    error-reported-as-success paths the contrast calls found (see the module).
-
-    ``probed`` holds answers to probe calls already sent (by :func:`probe_key`): a planned
-    probe found there is not sent again."""
+    error-reported-as-success paths the contrast calls found (see the module)."""
     out = list(results)
     probes: list[_Probe] = []
     tag = secrets.token_hex(6)
@@ -344,7 +317,9 @@ async def establish_evidence(
         if not any(probe.index == index and probe.for_evidence for probe in probes):
             out[index] = _answer_evidence(result)
     if probes:
-        answers = await _probe_answers(server, probes, tools, timeout, concurrency, probed or {})
+        answers = await run_scenarios(
+            server, [p.scenario for p in probes], tools, timeout=timeout, concurrency=concurrency
+        )
         for probe, answer in zip(probes, answers):
             if probe.for_evidence:
                 out[probe.index], extra = _judge_contrast(out[probe.index], probe, answer)
@@ -352,26 +327,6 @@ async def establish_evidence(
                 extra = _error_path(probe, answer)
             out += extra
     return _spread(out)
-
-
-async def _probe_answers(
-    server: ServerHandle,
-    probes: Sequence[_Probe],
-    tools: Mapping[str, MCPToolDef],
-    timeout: float,
-    concurrency: int,
-    probed: Mapping[str, ScenarioResult],
-) -> list[ScenarioResult]:
-    """One answer per probe, in order: the one already given for the same call, else a new
-    call (the new ones concurrently)."""
-    keys = [probe_key(probe.scenario) for probe in probes]
-    missing = [probe.scenario for probe, key in zip(probes, keys) if key not in probed]
-    fresh = iter(
-        await run_scenarios(server, missing, tools, timeout=timeout, concurrency=concurrency)
-        if missing
-        else []
-    )
-    return [probed[key] if key in probed else next(fresh) for key in keys]
 
 
 def _plan_probes(index: int, tool: MCPToolDef, result: ScenarioResult, tag: str) -> list[_Probe]:
@@ -391,9 +346,10 @@ def _plan_probes(index: int, tool: MCPToolDef, result: ScenarioResult, tag: str)
             tool.name, arguments, "happy", "contrast probe: a value that names nothing"
         )
         probes.append(_Probe(index, scenario, replaced, naming, not producer))
-    positioned = position_probe(tool, result.scenario.arguments)
+    positioned = position_arguments(tool, result.scenario.arguments)
     if positioned is not None:
-        scenario, name = positioned
+        arguments, name = positioned
+        scenario = Scenario(tool.name, arguments, "happy", f"probe: {name!r} past the end")
         probes.append(_Probe(index, scenario, (name,), False, False))
     return probes
 

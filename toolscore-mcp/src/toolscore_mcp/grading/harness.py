@@ -282,7 +282,6 @@ async def _exercise(
         results,
         timeout=options.timeout,
         concurrency=options.concurrency,
-        probed=campaign.probed,
     )
     notes += campaign.notes
     skipped += withheld_destructive(campaign.withheld, {r.scenario.tool for r in results})

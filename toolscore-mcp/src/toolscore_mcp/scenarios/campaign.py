@@ -77,9 +77,6 @@ class Campaign:
     allow_destructive: bool = False
     #: Tool name -> why its calls were not sent (destructive, target not ours).
     withheld: dict[str, list[str]] = attrs.field(factory=dict)
-    #: Answers to evidence probes sent early, alongside the happy paths they probe (see
-    #: :meth:`_early_probes`), by :func:`toolscore_mcp.grading.evidence.probe_key`.
-    probed: dict[str, ScenarioResult] = attrs.field(factory=dict)
     _synthesizers: dict[str, ToolSynthesizer] = attrs.field(factory=dict, init=False)
     _done: int = attrs.field(default=0, init=False)
     _total: int = attrs.field(default=0, init=False)
@@ -232,41 +229,11 @@ class Campaign:
         # Calls that change the server's state go one at a time: a store that rewrites its
         # file on every call loses concurrent writes, and the readers need what they made.
         changes_state = all(tool_phase(tool) <= 1 for tool in tools)
-        probes = [] if changes_state else self._early_probes(scenarios)
-        results = await self._run_batch(
-            [*scenarios, *probes], concurrency=1 if changes_state else None
-        )
-        if probes:
-            from toolscore_mcp.grading.evidence import probe_key
-
-            for answer in results[len(scenarios) :]:
-                self.probed[probe_key(answer.scenario)] = answer
-            results = results[: len(scenarios)]
+        results = await self._run_batch(scenarios, concurrency=1 if changes_state else None)
         results = await self._repair(results)
         results = [self._environment(result) for result in results]
         self._harvest(results)
         return results
-
-    def _early_probes(self, scenarios: Sequence[Scenario]) -> list[Scenario]:
-        """The position probe (past the end) of each reader's first happy path, to send in
-        the same batch: the evidence step would send it after every phase, and a server that
-        does real work per call (fetching and rendering a page) then does it twice in a row
-        instead of side by side. Its answer is kept for the evidence step, which uses it only
-        if that happy path is the tool's first pass (else it sends its own probe)."""
-        from toolscore_mcp.grading.evidence import position_probe
-
-        firsts: dict[str, Scenario] = {}
-        for scenario in scenarios:
-            firsts.setdefault(scenario.tool, scenario)
-        probes: list[Scenario] = []
-        for name, scenario in firsts.items():
-            tool = self._by_name.get(name)
-            if tool is None or is_destructive(tool) or name in self.planned:
-                continue
-            probe = position_probe(tool, scenario.arguments)
-            if probe is not None:
-                probes.append(probe[0])
-        return probes
 
     def _may_send(
         self, tool: MCPToolDef, arguments: Mapping[str, Any], evidence: Mapping[str, str]
