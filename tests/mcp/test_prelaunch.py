@@ -51,11 +51,18 @@ def test_the_sdk_client_launches_its_own_and_nothing_is_started_ahead(tmp_path: 
     assert len(launches(log)) == 1
 
 
-def test_a_command_that_names_the_sandbox_is_not_started_ahead(tmp_path: Path) -> None:
+def test_a_command_that_names_the_sandbox_is_started_once_and_the_sandbox_is_removed(
+    tmp_path: Path,
+) -> None:
     script, log = logging_server(tmp_path)
-    done = run_cli("mcp", "test", f"{sys.executable} {script} --data {{sandbox}}")
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    done = run_cli(
+        "mcp", "test", f"{sys.executable} {script} --data {{sandbox}}", env={"TMPDIR": str(temp)}
+    )
     assert done.returncode == 0, done.stderr
     assert len(launches(log)) == 1
+    assert list(temp.iterdir()) == []  # the sandbox it was started on is gone at exit
 
 
 def test_an_unclaimed_server_is_ended(tmp_path: Path) -> None:

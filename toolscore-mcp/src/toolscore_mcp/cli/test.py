@@ -177,7 +177,7 @@ def test_command(
         from toolscore_mcp.cli.surface import read_lock_or_fail
 
         locked = read_lock_or_fail(str(lock_file))
-    card = _scorecard_started_early(
+    with _scorecard_started_early(
         ctx,
         resolve_target(**server),
         no_sandbox=no_sandbox,
@@ -190,40 +190,52 @@ def test_command(
         scenarios=str(scenarios_file) if scenarios_file else None,
         recorded=str(recorded) if recorded else None,
         allow_destructive=allow_destructive,
-    )
-    import attrs
+    ) as card:
+        import attrs
 
-    card = attrs.evolve(card, budget=limits)
-    if locked is not None:
-        card = _with_lock_changes(card, locked)
-    if save_scenarios is not None:
-        _save_scenarios(card, save_scenarios)
-    _finish(
-        card,
-        report=report,
-        output=output,
-        fail_under=fail_under,
-        ci=ci,
-        strict=strict,
-        allow_incomplete=allow_incomplete,
-        verbose=verbose,
-    )
+        card = attrs.evolve(card, budget=limits)
+        if locked is not None:
+            card = _with_lock_changes(card, locked)
+        if save_scenarios is not None:
+            _save_scenarios(card, save_scenarios)
+        _finish(
+            card,
+            report=report,
+            output=output,
+            fail_under=fail_under,
+            ci=ci,
+            strict=strict,
+            allow_incomplete=allow_incomplete,
+            verbose=verbose,
+        )
 
 
+@contextlib.contextmanager
 def _scorecard_started_early(
     ctx: click.Context, target: Any, *, no_sandbox: bool, client: str, **options: Any
-) -> Any:
+) -> Iterator[Any]:
     """The scorecard, with the server launched while the run gets ready: the sandbox's
-    folder is reserved first, so the server starts in it."""
+    folder is reserved first, so the server starts in it, and a command that names
+    ``{sandbox}`` gets it built first (the run would build it for the command anyway).
+
+    Once the run is over, the sandbox is removed on a helper thread while the caller writes
+    and prints the report (removing its folders takes about a tenth of a second), and is
+    gone when the ``with`` block ends."""
+    import threading
+
     from toolscore_mcp.client.prelaunch import prelaunch
     from toolscore_mcp.sandbox.environment import isolate
     from toolscore_mcp.sandbox.lazy import LazySandbox
 
     reserved = None if no_sandbox else LazySandbox.reserve()
-    launched = target if reserved is None else isolate(target, reserved.reserved).target
+    launched = (
+        target
+        if reserved is None
+        else isolate(reserved.fill_target(target), reserved.reserved).target
+    )
     early = prelaunch(launched, client=client)  # boots while the rest gets ready
     try:
-        return _run_scorecard(
+        card = _run_scorecard(
             ctx,
             target,
             sandbox=not no_sandbox,
@@ -232,11 +244,22 @@ def _scorecard_started_early(
             reserved=reserved,
             **options,
         )
+    except BaseException:
+        if reserved is not None:
+            reserved.close()
+        raise
     finally:
         if early is not None:
             early.discard()
-        if reserved is not None:
-            reserved.close()
+    closer = None
+    if reserved is not None:
+        closer = threading.Thread(target=reserved.close, name="toolscore-sandbox-close")
+        closer.start()
+    try:
+        yield card
+    finally:
+        if closer is not None:
+            closer.join()
 
 
 def _report_format(

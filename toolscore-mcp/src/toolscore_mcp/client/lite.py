@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
 from collections.abc import Mapping
 from types import TracebackType
 from typing import Any
@@ -28,7 +29,7 @@ from toolscore_mcp.client.errors import (
     MCPProtocolError,
     MCPTimeoutError,
 )
-from toolscore_mcp.client.prelaunch import PipedProcess, Prelaunched, spawn
+from toolscore_mcp.client.prelaunch import PipedProcess, Prelaunched, spawn, stop_politely
 from toolscore_mcp.client.target import DEFAULT_STARTUP_TIMEOUT, ServerTarget, toolscore_version
 from toolscore_mcp.model import ServerDetails
 
@@ -179,6 +180,37 @@ class LiteConnection(ConnectionBase):
                 await process.aclose()
         self._wake_all()
         self._close_stderr()
+
+    async def aclose_in_background(self) -> threading.Thread | None:
+        """Close the session now and leave stopping the process to a helper thread, which
+        the caller joins before it removes what the server may still be using.
+
+        For the run's last close: the shutdown sequence is the same as :meth:`aclose`'s
+        (stdin closed, a grace, SIGTERM, SIGKILL), but a Python server's 0.1 s or more of
+        exiting is no longer waited for before the report. None when there is no process
+        left to stop (then this is :meth:`aclose`).
+        """
+        process = self._process
+        if process is None or self.closed or process.returncode is not None:
+            await self.aclose()
+            return None
+        self.closed = True
+        tasks, self._tasks = list(self._tasks), set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        popen = process.release()
+        self._wake_all()
+        stderr = self._stderr  # stays readable; closed once the process is gone
+
+        def stop() -> None:
+            stop_politely(popen, EXIT_GRACE_SECONDS, TERMINATE_GRACE_SECONDS)
+            if stderr is not None:
+                stderr.close()
+
+        thread = threading.Thread(target=stop, name="toolscore-server-stop")
+        thread.start()
+        return thread
 
     def _close_stderr(self) -> None:
         if self._stderr is not None:

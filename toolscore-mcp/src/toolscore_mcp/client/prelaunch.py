@@ -8,9 +8,9 @@ meantime: ``toolscore demo`` is about 25 ms faster, and a slow server is ready t
 The command calls :func:`prelaunch` as soon as it knows the target. The first connection of
 the run (:class:`toolscore_mcp.client.lite.LiteConnection`) claims the process if it was
 launched exactly as the connection would launch it (same command, environment and folder), and
-otherwise launches its own; :meth:`Prelaunched.discard` ends an unclaimed one. A target whose
-command, environment or folder mentions ``{sandbox}`` is never prelaunched: the sandbox is only
-built when the run needs it.
+otherwise launches its own; :meth:`Prelaunched.discard` ends an unclaimed one. The command
+fills ``{sandbox}`` in first (building the sandbox, which such a command needs anyway); a target
+whose command, environment or folder still mentions it is never prelaunched.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from toolscore_mcp.client.target import ServerTarget
 if TYPE_CHECKING:
     import asyncio
 
-__all__ = ["PipedProcess", "Prelaunched", "prelaunch", "spawn"]
+__all__ = ["PipedProcess", "Prelaunched", "prelaunch", "spawn", "stop_politely"]
 
 #: How often :meth:`PipedProcess.wait` looks whether the process has ended.
 WAIT_POLL_SECONDS = 0.005
@@ -122,6 +122,9 @@ class _Stdin:
     async def aclose(self) -> None:
         self._transport.close()
 
+    def close_now(self) -> None:
+        self._transport.close()
+
 
 class _Stdout:
     def __init__(self, reader: asyncio.StreamReader):
@@ -184,6 +187,13 @@ class PipedProcess:
             await asyncio.sleep(WAIT_POLL_SECONDS)
         return code
 
+    def release(self) -> subprocess.Popen[bytes]:
+        """Close both pipes now (the server reads the end of its input) and hand the process
+        over, still running, to be stopped off the event loop (:func:`stop_politely`)."""
+        self.stdin.close_now()
+        self._read_transport.close()
+        return self._popen
+
     async def aclose(self) -> None:
         await self.stdin.aclose()
         self._read_transport.close()
@@ -191,3 +201,17 @@ class PipedProcess:
             with contextlib.suppress(ProcessLookupError):
                 self._popen.kill()
             await self.wait()
+
+
+def stop_politely(popen: subprocess.Popen[bytes], grace: float, terminate_grace: float) -> None:
+    """The end of the stdio shutdown sequence, once stdin is closed, for a plain thread: wait
+    ``grace`` seconds for the process to exit, then SIGTERM and wait ``terminate_grace``,
+    then SIGKILL."""
+    for wait, stop in ((grace, popen.terminate), (terminate_grace, popen.kill)):
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            popen.wait(wait)
+            return
+        with contextlib.suppress(OSError):
+            stop()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        popen.wait(terminate_grace)

@@ -72,7 +72,8 @@ class TestOptions:
     #: Call destructive tools even when their target is not the sandbox's or this run's own.
     allow_destructive: bool = False
     #: The run's sandbox, reserved by the command before it started the server (so the
-    #: server could start in it); the run reserves one itself when this is None.
+    #: server could start in it), and closed by it after the run; the run reserves (and
+    #: closes) one itself when this is None.
     reserved: LazySandbox | None = attrs.field(default=None, eq=False)
 
 
@@ -190,7 +191,7 @@ async def grade_server(
     sandbox = options.reserved or _make_sandbox(options)
     placement = Placement(target, "" if target.transport != "stdio" else NO_SANDBOX)
     if sandbox is not None:
-        placement = place_in_sandbox(target, _in_sandbox(target, sandbox), sandbox)
+        placement = place_in_sandbox(target, sandbox.fill_target(target), sandbox)
 
     async def opener() -> MCPConnection:
         connection = _connection(
@@ -208,11 +209,15 @@ async def grade_server(
     try:
         run = await _exercise(server, placement, options, pm, plan_file, recorded, sandbox)
     finally:
-        await server.close()
+        if options.reserved is not None:
+            # The caller closes the sandbox after the report: the server may stop meanwhile.
+            options.reserved.after(await server.close_in_background())
+        else:
+            await server.close()
         if options.prelaunched is not None:
             options.prelaunched.discard()
-        if sandbox is not None:
-            sandbox.close()
+        if sandbox is not None and options.reserved is None:
+            sandbox.close()  # a sandbox the caller reserved is the caller's to close
     return _scorecard(run, server.stats, sandbox, pm)
 
 
@@ -227,6 +232,7 @@ class _Run:
     notes: list[str]
     skipped: list[tuple[str, str]]
     conformance: list[Any]
+    measured: Any = None
 
 
 async def _exercise(
@@ -239,13 +245,16 @@ async def _exercise(
     sandbox: LazySandbox | None,
 ) -> _Run:
     """Connect, list, discover, run the campaign and the evidence probes, check conformance."""
+    from toolscore_mcp.grading.background import in_background
     from toolscore_mcp.grading.evidence import establish_evidence
+    from toolscore_mcp.grading.scorecard import measure_surface
     from toolscore_mcp.values.synthesizer import collect_value_providers
 
     first = await first_connection(server, placement)
     if options.prelaunched is not None:
         options.prelaunched.discard()  # launched otherwise than the run does: not needed
     tools = await first.list_tools()
+    measured = in_background(lambda: measure_surface(tools, first.details.instructions))
     _import_jsonschema_if_needed(tools)
     discovered, notes = (
         await discover_values(first, tools, options.timeout)
@@ -279,7 +288,25 @@ async def _exercise(
     notes += outside_notes(placement, runnable, results)
     details = first.details
     conformance = await _conformance(server, placement.target, details, tools, results, options, pm)
-    return _Run(details, tools, list(first.listing_problems), results, notes, skipped, conformance)
+    return _Run(
+        details,
+        tools,
+        list(first.listing_problems),
+        results,
+        notes,
+        skipped,
+        conformance,
+        _or_none(measured),
+    )
+
+
+def _or_none(result: Callable[[], T]) -> T | None:
+    """A background result, or None when its work failed (the scorecard then measures again
+    where it is asked, and that is where a failure shows)."""
+    try:
+        return result()
+    except Exception:
+        return None
 
 
 def _scorecard(run: _Run, stats: Any, sandbox: LazySandbox | None, pm: Any) -> MCPScorecard:
@@ -298,6 +325,7 @@ def _scorecard(run: _Run, stats: Any, sandbox: LazySandbox | None, pm: Any) -> M
         skipped=tuple(run.skipped),
         sandbox=sandbox.placeholders() if sandbox is not None else (),
         conformance=tuple(run.conformance),
+        measured=run.measured,
     )
 
 
@@ -450,17 +478,3 @@ def _load_recorded(options: TestOptions) -> dict[str, list[dict[str, Any]]]:
 def _make_sandbox(options: TestOptions) -> LazySandbox | None:
     """The run's sandbox: its folder reserved now, its contents built on first use."""
     return LazySandbox.reserve() if options.sandbox else None
-
-
-def _in_sandbox(target: ServerTarget, sandbox: LazySandbox) -> ServerTarget:
-    """``{sandbox}`` and ``{sandbox_url}`` filled in (which builds the sandbox); its folder
-    announced as the MCP root either way."""
-    return attrs.evolve(
-        target,
-        command=tuple(sandbox.substitute_all(list(target.command))),
-        env=sandbox.substitute_all(dict(target.env)),
-        cwd=sandbox.substitute(target.cwd) if target.cwd else None,
-        url=sandbox.substitute(target.url),
-        headers=sandbox.substitute_all(dict(target.headers)),
-        roots=(str(sandbox.reserved),),
-    )

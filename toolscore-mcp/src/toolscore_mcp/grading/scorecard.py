@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -160,6 +161,22 @@ def _rate(results: Sequence[ScenarioResult]) -> float:
 
 
 @attrs.frozen
+class SurfaceMeasures:
+    """The tool surface's token counts and provider compatibility, measured ahead (on a
+    helper thread while the run waited on the server: see
+    :func:`toolscore_mcp.grading.harness.grade_server`)."""
+
+    budget: BudgetReport
+    compatibility: tuple[ToolCompat, ...]
+
+
+def measure_surface(tools: Sequence[MCPToolDef], instructions: str | None) -> SurfaceMeasures:
+    """What :meth:`MCPScorecard.budget_report` and :meth:`MCPScorecard.compatibility` report
+    (the budget's limits aside)."""
+    return SurfaceMeasures(measure(tools, instructions), tuple(compatibility(tools)))
+
+
+@attrs.frozen
 class MCPScorecard:
     """Everything measured about one server, and the scores derived from it."""
 
@@ -185,14 +202,30 @@ class MCPScorecard:
     budget: Budget = attrs.field(factory=Budget)
     #: Changes from the ``--lock`` file's reviewed surface; ``None`` without ``--lock``.
     lock_changes: tuple[SurfaceChange, ...] | None = None
+    #: The surface measured ahead, or None (measured when first asked for).
+    measured: SurfaceMeasures | None = attrs.field(default=None, eq=False, repr=False)
 
     def budget_report(self) -> BudgetReport:
         """Tokens per tool and in total, near-duplicate descriptions, broken gates."""
-        return measure(self.tools, self.instructions, self.budget)
+        return self._budget_report
 
     def compatibility(self) -> list[ToolCompat]:
         """Which providers' function-calling APIs accept each tool's definition."""
-        return compatibility(self.tools)
+        return list(self._compatibility)
+
+    # Measured once per scorecard: the console, the reports and the gates each ask (on 46
+    # tools, 80 ms for the budget and 100 ms for compatibility, every time).
+    @functools.cached_property
+    def _budget_report(self) -> BudgetReport:
+        if self.measured is not None:
+            return attrs.evolve(self.measured.budget, budget=self.budget)
+        return measure(self.tools, self.instructions, self.budget)
+
+    @functools.cached_property
+    def _compatibility(self) -> tuple[ToolCompat, ...]:
+        if self.measured is not None:
+            return self.measured.compatibility
+        return tuple(compatibility(self.tools))
 
     @property
     def conformance_failures(self) -> int:

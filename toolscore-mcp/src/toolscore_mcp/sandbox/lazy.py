@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
+    from toolscore_mcp.client.target import ServerTarget
     from toolscore_mcp.sandbox.sandbox import Sandbox
 
 __all__ = ["LazySandbox"]
@@ -32,6 +34,8 @@ class LazySandbox:
         self.reserved = reserved
         self._sandbox: Sandbox | None = None
         self._closed = False
+        #: Threads :meth:`close` waits for first (a server process still being stopped).
+        self._users: list[threading.Thread] = []
 
     @classmethod
     def reserve(cls) -> LazySandbox:
@@ -102,14 +106,37 @@ class LazySandbox:
             return value
         return self.get().substitute_all(value)
 
+    def fill_target(self, target: ServerTarget) -> ServerTarget:
+        """``target`` with ``{sandbox}`` and ``{sandbox_url}`` filled in (which builds the
+        sandbox when they occur), its folder announced as the MCP root either way."""
+        import attrs
+
+        return attrs.evolve(
+            target,
+            command=tuple(self.substitute_all(list(target.command))),
+            env=self.substitute_all(dict(target.env)),
+            cwd=self.substitute(target.cwd) if target.cwd else None,
+            url=self.substitute(target.url),
+            headers=self.substitute_all(dict(target.headers)),
+            roots=(str(self.reserved),),
+        )
+
     def placeholders(self) -> tuple[tuple[str, str], ...]:
         """``{sandbox}``/``{sandbox_url}`` and what they stood for, if the sandbox was built."""
         if self._sandbox is None:
             return ()
         return (("{sandbox}", str(self._sandbox.root)), ("{sandbox_url}", self._sandbox.url))
 
+    def after(self, threads: list[threading.Thread]) -> None:
+        """Have :meth:`close` wait for ``threads`` (stopping a server that runs in the
+        sandbox) before it removes anything."""
+        self._users += threads
+
     def close(self) -> None:
-        """Close the sandbox if it was built, else remove the reserved folder."""
+        """Close the sandbox if it was built, else remove the reserved folder (once the
+        threads given to :meth:`after` have ended)."""
+        for thread in self._users:
+            thread.join()
         self._closed = True
         if self._sandbox is not None:
             self._sandbox.close()

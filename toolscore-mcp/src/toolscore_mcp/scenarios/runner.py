@@ -5,9 +5,9 @@ server goes away, the run finds out which scenario was to blame before charging 
 
 * a timeout while the server still answers a ping is the scenario's own (charged at once);
 * otherwise the connection is retired once the calls in flight settle, and every scenario
-  whose call was caught up in it (or that shared the connection with it) is re-run alone on
-  a fresh server; the one that times out or crashes it alone is charged, the others get
-  their real results;
+  whose call was caught up in it (or that shared the connection with it) is re-run alone,
+  one call at a time on a few fresh servers; the one that times out or crashes a server it
+  was the first call of is charged, the others get their real results;
 * the remaining scenarios continue on a restarted server.
 
 A server that cannot be restarted fails the remaining scenarios with its one-line error.
@@ -15,6 +15,7 @@ A server that cannot be restarted fails the remaining scenarios with its one-lin
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
@@ -31,6 +32,8 @@ __all__ = ["RunStats", "ServerHandle", "run_scenarios"]
 
 DEFAULT_CONCURRENCY = 10
 _PING_TIMEOUT = 2.0
+#: Fresh servers that re-run the suspects of a batch's trouble, one call at a time each.
+_SUSPECT_SERVERS = 2
 
 
 @attrs.define
@@ -110,6 +113,21 @@ class ServerHandle:
     async def close(self) -> None:
         if self.current is not None:
             await self.retire(self.current)
+
+    async def close_in_background(self) -> list[threading.Thread]:
+        """Close as :meth:`close` does, but leave stopping the server's process to helper
+        threads where the client can (the run's last close); the threads are returned, for
+        the caller to join before it removes what the server may still be using."""
+        connection, self.current = self.current, None
+        if connection is None:
+            return []
+        self._collect(connection)
+        later = getattr(connection, "aclose_in_background", None)
+        if later is None:
+            await connection.aclose()
+            return []
+        thread = await later()
+        return [thread] if thread is not None else []
 
 
 def _ready(connection: MCPConnection) -> MCPConnection:
@@ -258,38 +276,68 @@ async def _run_suspects_alone(
     timeout: float,
     width: int,
 ) -> None:
-    """Re-run the calls caught up in a batch's trouble: each suspect alone on a server of
-    its own, ``width`` such servers at a time, so a crash or hang is charged to its call."""
-    import asyncio
+    """Re-run the calls caught up in a batch's trouble, each alone, so a crash or hang is
+    charged to its call.
 
+    A few fresh servers (:data:`_SUSPECT_SERVERS`, at most ``width``) take the suspects one
+    call at a time: a server boot costs far more than a call (ten Node servers booting at once
+    took longer than the whole run before the trouble). A suspect is charged only for trouble
+    on a server it was the first call of: one that fails on a server that already answered
+    another suspect (whose crash may have come late) is tried again on a fresh one. A server
+    still healthy at the end serves the next phase.
+    """
     from toolscore_mcp.client.aio import TaskGroup
 
     await server.close()
-    limiter = asyncio.Semaphore(width)
+    queue = deque(suspects)
+    kept: list[MCPConnection] = []
 
-    async def isolate(index: int) -> None:
-        async with limiter:
-            try:
-                connection = await server.open_fresh()
-            except MCPError as exc:
-                results[index] = _trouble_result(scenarios[index], exc, timeout)
-                return
-            outcome: ScenarioResult | MCPError | None = None
-            try:
-                outcome = await _attempt(connection, scenarios[index], tools, timeout, server)
-            finally:
-                await server.retire(connection, force=not isinstance(outcome, ScenarioResult))
-            assert outcome is not None
+    async def worker() -> None:
+        connection: MCPConnection | None = None
+        served = 0
+        while queue:
+            index = queue.popleft()
+            if connection is None:
+                try:
+                    connection, served = await server.open_fresh(), 0
+                except MCPError as exc:
+                    results[index] = _trouble_result(scenarios[index], exc, timeout)
+                    continue
+            outcome = await _attempt(connection, scenarios[index], tools, timeout, server)
+            served += 1
             if isinstance(outcome, ScenarioResult):
                 results[index] = outcome
-                return
+                continue
+            if isinstance(outcome, MCPTimeoutError) and await connection.ping(
+                min(_PING_TIMEOUT, timeout)
+            ):
+                results[index] = _trouble_result(scenarios[index], outcome, timeout)
+                continue  # its own hang: the server still answers
+            await server.retire(connection, force=True)
+            connection = None
+            if served > 1:
+                queue.appendleft(index)  # maybe another suspect's late crash: on a fresh one
+                continue
             if isinstance(outcome, MCPConnectionClosed):
                 server.stats.crashes += 1
             results[index] = _trouble_result(scenarios[index], outcome, timeout)
+        if connection is not None:
+            kept.append(connection)
 
     async with TaskGroup() as group:
-        for index in suspects:
-            group.start_soon(isolate, index)
+        for _ in range(min(len(suspects), width, _SUSPECT_SERVERS)):
+            group.start_soon(worker)
+    await _keep_one(server, kept)
+
+
+async def _keep_one(server: ServerHandle, connections: list[MCPConnection]) -> None:
+    """Make the first of ``connections`` that is still open the server's current one; close
+    the rest."""
+    for connection in connections:
+        if server.current is None and not connection.closed:
+            server.current = connection
+        else:
+            await server.retire(connection)
 
 
 class _Settled(list):  # type: ignore[type-arg]
