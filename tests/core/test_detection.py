@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 import toolscore
@@ -166,3 +166,66 @@ def test_extractors_with_rate_share_one_probe(builtin_pm: ToolscorePluginManager
     assert seen[0] is seen[1]
     assert seen[0].payload is payload
     assert seen[0].memo == {"r1": True, "r2": True}
+
+
+def test_hook_monitors_see_every_detection(builtin_pm: ToolscorePluginManager) -> None:
+    # Core's detector is called directly when alone; a monitor (TOOLSCORE_TRACE_HOOKS) must
+    # still see each call, with the same answer, and stop seeing them once removed.
+    builtin_pm.get_extractors()  # built before the monitor: only detections are seen
+    seen: list[str] = []
+    undo = builtin_pm.add_hookcall_monitoring(
+        lambda name, impls, kwargs: seen.append(name), lambda *args: None
+    )
+    assert detect({"calls": [{"tool": "a"}]}, builtin_pm) == "canonical"
+    assert detect([{"tool": "a"}], builtin_pm) == "canonical"
+    assert seen == ["toolscore_detect_format"] * 2
+    undo()
+    undo()  # a second undo changes nothing
+    assert detect({"calls": [{"tool": "a"}]}, builtin_pm) == "canonical"
+    assert seen == ["toolscore_detect_format"] * 2
+
+
+class KeyedExtractor:
+    """Claims any payload, and names the one dict key it reads (``detection_keys``)."""
+
+    asked: ClassVar[list[str]] = []
+
+    def __init__(self, name: str, key: str | None) -> None:
+        self.name = name
+        if key is not None:
+            self.detection_keys = frozenset({key})
+
+    def confidence(self, payload: Any) -> float:
+        KeyedExtractor.asked.append(self.name)
+        return 0.5 if self.name == "keyless" else 0.9
+
+    def extract(self, payload: Any) -> list[ToolCall]:
+        return [ToolCall(tool=self.name, args={})]
+
+
+def test_a_dict_is_rated_by_the_formats_whose_keys_it_has(
+    builtin_pm: ToolscorePluginManager,
+) -> None:
+    builtin_pm.register(
+        ExtractorPlugin(
+            *(
+                ExtractorSpec(name=name, factory=lambda n=name, k=key: KeyedExtractor(n, k))
+                for name, key in (("keyed_a", "a"), ("keyed_b", "b"), ("keyless", None))
+            )
+        ),
+        name="keyed",
+    )
+    for payload, expected, asked in [
+        ({"a": 1}, "keyed_a", ["keyed_a", "keyless"]),
+        ({"b": 1, "x": 2}, "keyed_b", ["keyed_b", "keyless"]),
+        ({"a": 1, "x": 2}, "keyed_a", ["keyed_a", "keyless"]),  # the same choice, remembered
+        ({"x": 1}, "keyless", ["keyless"]),
+        ([{"a": 1}], None, ["keyed_a", "keyed_b", "keyless"]),  # not a dict: every format
+    ]:
+        KeyedExtractor.asked = []
+        if expected is None:
+            with pytest.raises(AmbiguousFormatError):
+                detect(payload, builtin_pm)
+        else:
+            assert detect(payload, builtin_pm) == expected
+        assert KeyedExtractor.asked == asked

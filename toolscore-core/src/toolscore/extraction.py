@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from toolscore.errors import InputError, MissingPluginError, ToolscoreError
 from toolscore.first_party import FIRST_PARTY, provider_of
 from toolscore.model import ToolCall, calls_from_dicts
+from toolscore.plugins import manager_or_default
 
 if TYPE_CHECKING:
     from toolscore.plugins.manager import ToolscorePluginManager
@@ -170,11 +171,40 @@ class Probe:
 #: (given the payload), found once.
 _Rater = tuple[str, "Callable[[Any], Any]", bool, "frozenset[str] | None"]
 
-#: Per registry, ``(name, rate or confidence, takes the probe, detection keys)`` of every
-#: extractor in name order, once all were built.
-_RATERS: weakref.WeakKeyDictionary[Registry[ExtractorSpec], list[_Rater]] = (
-    weakref.WeakKeyDictionary()
-)
+
+class _Raters:
+    """The extractors detection asks of one registry, in name order, and which of them a
+    plain dict is asked by: those whose ``detection_keys`` it has, and those without keys.
+
+    Why: a JSON object is read by a handful of formats, and checking each format's keys
+    against the object's keys cost as much as the one rating that follows. The keys of every
+    format are joined once; an object's keys among them pick the formats to ask, a choice
+    remembered per set of keys (payloads of one kind share it).
+    """
+
+    __slots__ = ("every", "keys", "picked")
+
+    def __init__(self, every: list[_Rater]) -> None:
+        self.every = every
+        self.keys: frozenset[str] = frozenset().union(*(r[3] for r in every if r[3] is not None))
+        self.picked: dict[frozenset[str], list[_Rater]] = {}
+
+    def for_object(self, payload: dict[Any, Any]) -> list[_Rater]:
+        """The extractors to ask of ``payload``, a plain dict, in name order."""
+        present = self.keys.intersection(payload)
+        picked = self.picked.get(present)
+        if picked is None:
+            picked = [r for r in self.every if r[3] is None or not r[3].isdisjoint(present)]
+            if len(self.picked) < _PICKS_KEPT:
+                self.picked[present] = picked
+        return picked
+
+
+#: At most this many sets of keys are remembered per registry (payloads hold any keys).
+_PICKS_KEPT = 256
+
+#: Per registry, its :class:`_Raters`, once every extractor was built.
+_RATERS: weakref.WeakKeyDictionary[Registry[ExtractorSpec], _Raters] = weakref.WeakKeyDictionary()
 
 
 def _detection_keys(extractor: Extractor) -> frozenset[str] | None:
@@ -192,7 +222,7 @@ def _rater(name: str, extractor: Extractor) -> _Rater:
     return (name, extractor.confidence, False, _detection_keys(extractor))
 
 
-def _raters(registry: Registry[ExtractorSpec]) -> list[_Rater]:
+def _raters(registry: Registry[ExtractorSpec]) -> _Raters:
     """The extractors detection asks, in name order, each with its detection keys; an
     extractor whose factory fails is left out (and asked again next time: the list is kept
     only when every factory succeeded).
@@ -204,13 +234,14 @@ def _raters(registry: Registry[ExtractorSpec]) -> list[_Rater]:
     cached = _RATERS.get(registry)
     if cached is not None:
         return cached
-    raters: list[_Rater] = []
+    every: list[_Rater] = []
     complete = True
     for name in registry.names():
         try:
-            raters.append(_rater(name, extractor_for(registry, name)))
+            every.append(_rater(name, extractor_for(registry, name)))
         except Exception:  # a plugin's factory must never break detection
             complete = False
+    raters = _Raters(every)
     if complete:
         _RATERS[registry] = raters
     return raters
@@ -228,18 +259,22 @@ def rank_formats(payload: Any, registry: Registry[ExtractorSpec]) -> list[tuple[
     probe = _READING.get()
     if probe is None or probe.payload is not payload:
         probe = Probe(payload)
-    keyed = type(payload) is dict
-    for name, rate, probed, keys in _raters(registry):
-        if keyed and keys is not None and keys.isdisjoint(payload):
-            continue
+    raters = _raters(registry)
+    asked = raters.for_object(payload) if type(payload) is dict else raters.every
+    for name, rate, probed, _keys in asked:
         try:
             score = float(rate(probe if probed else payload))
         except Exception:  # a plugin's rating must never break detection
             continue
         if score > 0.0:
             ranked.append((min(score, 1.0), name))
-    ranked.sort(key=lambda pair: (-pair[0], pair[1]))
+    if len(ranked) > 1:
+        ranked.sort(key=_best_first)
     return ranked
+
+
+def _best_first(pair: tuple[float, str]) -> tuple[float, str]:
+    return (-pair[0], pair[1])
 
 
 #: The probe of the payload :func:`calls_from_payload` is reading now (``None`` otherwise).
@@ -260,8 +295,6 @@ def choose_format(payload: Any, registry: Registry[ExtractorSpec]) -> str | None
 
 def detect(payload: Any, plugin_manager: ToolscorePluginManager | None = None) -> str | None:
     """Ask ``plugin_manager`` (default: the process-wide one) which extractor reads ``payload``."""
-    from toolscore.plugins import manager_or_default
-
     return manager_or_default(plugin_manager).detect_format(payload)
 
 
@@ -309,8 +342,6 @@ def calls_from_payload(
     """
     if is_call_list(actual):
         return calls_from_dicts(actual)
-    from toolscore.plugins import manager_or_default
-
     pm = manager_or_default(plugin_manager)
     registry = pm.get_extractors()
     probe = Probe(actual)
@@ -340,8 +371,6 @@ def calls_with(
 ) -> list[ToolCall]:
     """The calls the extractor registered as ``spec_name`` reads from ``payload`` (no
     detection); an object it cannot read is tried again as its ``model_dump()``."""
-    from toolscore.plugins import manager_or_default
-
     extractor = extractor_for(manager_or_default(plugin_manager).get_extractors(), spec_name)
     try:
         return list(extractor.extract(payload))
@@ -369,8 +398,6 @@ def calls_from_document(
     A forced ``format`` that reads nothing from a document another format reads calls from
     is refused: that is a wrong ``--format``, not a trace without calls.
     """
-    from toolscore.plugins import manager_or_default
-
     pm = manager_or_default(plugin_manager)
     registry = pm.get_extractors()
     if format == "auto":
@@ -398,8 +425,6 @@ def detect_document_format(
     source: str | None = None,
 ) -> str:
     """The format name detection picks for a decoded file, or a one-line InputError."""
-    from toolscore.plugins import manager_or_default
-
     pm = manager_or_default(plugin_manager)
     try:
         chosen = pm.detect_format(payload)

@@ -42,7 +42,16 @@ class Extractor(Protocol):
         ...
 
     def extract(self, payload: Any) -> list[ToolCall]:
-        """Return the calls in ``payload``; raise ``ValueError`` for a malformed payload."""
+        """Return the calls in ``payload``; raise ``ValueError`` for a malformed payload.
+
+        Optionally, an extractor also defines ``extract_probed(probe) -> list[ToolCall]``:
+        the calls of ``probe.payload``, the same as ``extract(probe.payload)``, given the
+        :class:`toolscore.extraction.Probe` its detection just rated (``memo`` included).
+        :func:`toolscore.extraction.calls_from_payload` calls it on the chosen extractor,
+        right after the detection of the same payload, so that the extractor may reuse what
+        its ``rate`` found (a conversation it already checked message by message) instead of
+        checking it again. Every other path (a named format, a file) calls ``extract``.
+        """
         ...
 
 

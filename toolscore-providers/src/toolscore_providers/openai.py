@@ -481,8 +481,9 @@ def _messages_fast(messages: list[Any]) -> list[ToolCall] | None:
             for entry in tool_calls:
                 call = _plain_tool_call(entry, number)
                 if call is not None:
-                    if call[2] is not None:
-                        by_id.setdefault(call[2], len(found))
+                    call_id = call[2]
+                    if call_id is not None and call_id not in by_id:
+                        by_id[call_id] = len(found)
                     found.append(call)
         number += 1
     build = ToolCall.from_fields
@@ -507,24 +508,32 @@ def _plain_tool_call(
         draft.metadata["message"] = number
         return (draft.tool, draft.args, draft.id, draft.metadata)
     raw = function.get("arguments")
-    problem = None
+    metadata: dict[str, Any]
     if type(raw) is str:
         try:
             args, end = scan_once(raw, 0)
             if end != len(raw) or type(args) is not dict:
                 raise ValueError
+            metadata = {"format": FORMAT, "kind": "tool_calls", "message": number}
         except (StopIteration, ValueError, RecursionError):
-            args, problem = parse_args(raw)
+            args, metadata = _read_args(raw, number)
     else:
-        args, problem = parse_args(raw)
-    metadata: dict[str, Any] = {"format": FORMAT, "kind": "tool_calls"}
-    if problem is not None:
-        note_unreadable_args(metadata, problem, raw)
-    metadata["message"] = number
+        args, metadata = _read_args(raw, number)
     call_id = entry.get("id")
     if type(call_id) is not str or not call_id:
         call_id = None if call_id is None or call_id == "" else str(call_id)
     return (name, args, call_id, metadata)
+
+
+def _read_args(raw: Any, number: int) -> tuple[Mapping[str, Any], dict[str, Any]]:
+    """The arguments of a ``tool_calls`` entry of message ``number`` that the JSON scanner
+    did not read at once, and the call's metadata (which notes unreadable arguments)."""
+    args, problem = parse_args(raw)
+    metadata: dict[str, Any] = {"format": FORMAT, "kind": "tool_calls"}
+    if problem is not None:
+        note_unreadable_args(metadata, problem, raw)
+    metadata["message"] = number
+    return args, metadata
 
 
 def _id(value: Any) -> str | None:
